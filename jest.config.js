@@ -1,0 +1,41 @@
+// Two projects: the server (node, real PostgreSQL or PGlite) and the web (jsdom component tests).
+// ESM-only packages reached through CommonJS code must be transformed by swc.
+const esmOnly = [
+  '@noble', '@scure', 'content-disposition', 'cookie', 'strnum', '@nodable', 'anynum', 'xml-naming',
+  'fastify-openapi-glue', '@seriousme', 'otplib', '@otplib',
+];
+const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/server', '<rootDir>/test'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc },
+      transformIgnorePatterns,
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+    },
+    {
+      displayName: 'web',
+      testEnvironment: 'jsdom',
+      roots: ['<rootDir>/web/src'],
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc },
+      transformIgnorePatterns,
+      moduleNameMapper: { '\\.(css|svg|png|jpg|webp)$': '<rootDir>/web/test/style-stub.js' },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/e2e'],
+      testMatch: ['**/*.e2e.ts'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc },
+      transformIgnorePatterns,
+    },
+  ],
+};

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Generates everything derived from openapi.yaml:
+//   server/src/generated/openapi.d.ts   (openapi-typescript: types for handlers)
+//   server/src/generated/operations.ts  (the list of operationIds, for the contract check)
+//   web/src/api/generated/**            (orval: the console's react-query hooks; scripts/gen-web.mjs)
+// With --check it generates into a temp dir and fails when a committed file differs (stale).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const check = process.argv.includes('--check');
+const HEADER = '// DO NOT EDIT. Generated from openapi.yaml by `npm run gen`.\n';
+
+function genServer(outDir) {
+  fs.mkdirSync(outDir, { recursive: true });
+  const dts = path.join(outDir, 'openapi.d.ts');
+  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', dts, '--alphabetize'], { stdio: 'pipe' });
+  fs.writeFileSync(dts, HEADER + fs.readFileSync(dts, 'utf8'));
+  const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
+  const ops = [];
+  for (const [p, item] of Object.entries(spec.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!op || typeof op !== 'object' || !op.operationId) continue;
+      ops.push({ operationId: op.operationId, method: method.toUpperCase(), path: p, tag: (op.tags ?? [])[0] ?? '' });
+    }
+  }
+  ops.sort((a, b) => a.operationId.localeCompare(b.operationId));
+  fs.writeFileSync(
+    path.join(outDir, 'operations.ts'),
+    HEADER + `export const operations = ${JSON.stringify(ops, null, 2)} as const;\n\nexport type OperationId = (typeof operations)[number]['operationId'];\n`,
+  );
+}
+
+function genWeb(outDir) {
+  if (!fs.existsSync(path.join(root, 'scripts/gen-web.mjs'))) return;
+  execFileSync(process.execPath, [path.join(root, 'scripts/gen-web.mjs'), '--out', outDir], { stdio: 'inherit', cwd: root });
+}
+
+function listFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath ?? d.path, d.name)))
+    .sort();
+}
+
+function diffDirs(a, b) {
+  const fa = listFiles(a), fb = listFiles(b);
+  const problems = [];
+  for (const f of new Set([...fa, ...fb])) {
+    const pa = path.join(a, f), pb = path.join(b, f);
+    if (!fs.existsSync(pa)) problems.push(`missing (not committed): ${f}`);
+    else if (!fs.existsSync(pb)) problems.push(`extra (no longer generated): ${f}`);
+    else if (fs.readFileSync(pa, 'utf8') !== fs.readFileSync(pb, 'utf8')) problems.push(`stale: ${f}`);
+  }
+  return problems;
+}
+
+const targets = [
+  { name: 'server', dir: path.join(root, 'server/src/generated'), gen: genServer },
+  { name: 'web', dir: path.join(root, 'web/src/api/generated'), gen: genWeb },
+];
+
+if (!check) {
+  for (const t of targets) t.gen(t.dir);
+  console.log('generated:', targets.map((t) => path.relative(root, t.dir)).join(', '));
+} else {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-gen-'));
+  let failed = false;
+  for (const t of targets) {
+    const out = path.join(tmp, t.name);
+    t.gen(out);
+    const problems = diffDirs(t.dir, out);
+    if (problems.length) {
+      failed = true;
+      console.error(`${t.name}: generated code is stale; run \`npm run gen\` and commit:\n  ` + problems.join('\n  '));
+    }
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  if (failed) process.exit(1);
+  console.log('gen:check: generated code is up to date');
+}

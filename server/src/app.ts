@@ -1,0 +1,118 @@
+// Builds the whole platform from a typed Config: database, adapters, the contract with every
+// module's handlers, docs and the web console. Never listens (server.ts does).
+import path from 'node:path';
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyJwt from '@fastify/jwt';
+import fastifyMultipart from '@fastify/multipart';
+import YAML from 'yaml';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { registerErrorHandling } from './http/errors';
+import { registerContract, loadSpec, missingHandlers } from './http/contract';
+import type { HandlerMap } from './http/types';
+import { systemClock, type Clock } from './lib/clock';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
+import { createRateLimiter } from './lib/rate-limit';
+import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
+import { createAccountsModule } from './modules/accounts/accounts.module';
+import { createContactHandlers } from './modules/contact/contact.handlers';
+import { createSystemHandlers } from './modules/system/system.handlers';
+import { registerWeb } from './http/web';
+import type { Deps } from './deps';
+
+export interface BuildOptions {
+  /** Use this database instead of opening one from the config (tests). */
+  database?: Database;
+  mailer?: Mailer;
+  clock?: Clock;
+  logger?: boolean | object;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Request ids travel with every log line; honour an incoming x-request-id from a proxy.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    bodyLimit: 1024 * 1024,
+    // We log requests ourselves (onResponse) so every line carries the operationId too.
+    disableRequestLogging: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }));
+  if (!options.database) app.addHook('onClose', () => database.close());
+
+  const clock = options.clock ?? systemClock;
+  const mailer =
+    options.mailer ??
+    (config.smtpUrl
+      ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+      : createOutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, app.log));
+
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    clock,
+    mailer,
+    log: app.log,
+    rateLimiter: createRateLimiter(database, clock),
+    passwords: createPasswordHasher(config.passwordHashCost),
+    secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')),
+  };
+  app.decorate('deps', deps);
+
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (req, reply) => {
+    const operationId = req.routeOptions.config?.operationId;
+    if (operationId) {
+      req.log = req.log.child({ operationId });
+      reply.log = req.log;
+    }
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+  });
+
+  await app.register(fastifyJwt, { secret: deriveKey(config.jwtSecret, 'developer-jwt').toString('base64') });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
+  });
+
+  const accounts = createAccountsModule(deps, app.jwt);
+  const handlers: HandlerMap = {
+    ...createSystemHandlers(deps),
+    ...accounts.handlers,
+    ...createContactHandlers(deps),
+  };
+  await registerContract(app, { handlers, verifiers: { ...accounts.verifiers } });
+  registerDocs(app);
+  await registerWeb(app, config);
+
+  app.log.debug({ missing: missingHandlers(handlers).length }, 'contract operations without a handler');
+  return app;
+}
+
+function registerDocs(app: FastifyInstance) {
+  const specYaml = YAML.stringify(loadSpec());
+  app.get('/api/openapi.yaml', async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(specYaml));
+  app.get('/api/openapi.json', async () => loadSpec());
+  // Swagger UI served from the npm package's own assets, pointed at our spec.
+  app.register(async (instance) => {
+    const { default: swagger } = await import('@fastify/swagger');
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
+    await instance.register(swagger, { mode: 'static', specification: { document: loadSpec() as never } });
+    await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json' } as never });
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}

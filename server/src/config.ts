@@ -1,0 +1,90 @@
+// Environment → a typed Config, built once at start and passed in (app.ts never reads process.env).
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+export interface S3Config {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  platformDomain: string;
+  publicUrl: string;
+  /** Absent: embedded PGlite under dataDir/pglite. */
+  databaseUrl?: string;
+  jwtSecret: string;
+  /** Absent: mails are written as .eml files under dataDir/outbox. */
+  smtpUrl?: string;
+  mailFrom: string;
+  s3?: S3Config;
+  /** Cost of scrypt as log2(N); 15 = 32 MiB per hash. */
+  passwordHashCost: number;
+  maxUploadBytes: number;
+  /** Serve web/dist at / when it exists. */
+  webDir?: string;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+/** A secret generated on first start and kept under the data dir, so restarts keep tokens valid. */
+function persistentSecret(dataDir: string, file: string): string {
+  const p = path.join(dataDir, file);
+  try {
+    return fs.readFileSync(p, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = crypto.randomBytes(48).toString('base64url');
+    fs.writeFileSync(p, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const s3 = env.S3_ENDPOINT
+    ? {
+        endpoint: env.S3_ENDPOINT,
+        accessKey: env.S3_ACCESS_KEY ?? '',
+        secretKey: env.S3_SECRET_KEY ?? '',
+        bucket: env.S3_BUCKET || 'hostbase',
+        region: env.S3_REGION || 'us-east-1',
+      }
+    : undefined;
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const webDir = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'web', 'dist');
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    platformDomain: (env.PLATFORM_DOMAIN || 'localhost').toLowerCase(),
+    publicUrl,
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.JWT_SECRET || persistentSecret(dataDir, 'jwt-secret'),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || `Hostbase <no-reply@${new URL(publicUrl).hostname}>`,
+    s3,
+    passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15),
+    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
+    webDir: fs.existsSync(webDir) ? webDir : undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+  };
+}

@@ -1,0 +1,89 @@
+// One drizzle API over two engines: embedded PGlite (no configuration) or PostgreSQL (DATABASE_URL).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { schema } from './schema';
+import { runMigrations, type SqlExecutor } from './migrate';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  /** Raw SQL with positional parameters; used by migrations, health and the few statements drizzle can't express. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  exec: SqlExecutor;
+  /** Applies pending migrations on one connection (advisory locks are per session). */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** PGlite data directory (ignored with databaseUrl). 'memory://' for an in-memory database. */
+  pgliteDir?: string;
+  /** PGlite: start from a dumped data dir (a fast test template). */
+  pgliteLoadDataDir?: Blob;
+  migrate?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  const database = opts.databaseUrl ? await openPostgres(opts) : await openPglite(opts);
+  if (opts.migrate !== false) await database.migrate();
+  return database;
+}
+
+async function openPostgres(opts: DatabaseOptions): Promise<Database> {
+  const { Pool } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+  // An idle client's network error must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  const query = async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+  return {
+    db,
+    driver: 'postgres',
+    query,
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    migrate: async () => {
+      const conn = await pool.connect();
+      try {
+        return await runMigrations(
+          async (sql) => void (await conn.query(sql)),
+          async <T>(sql: string, params: unknown[] = []) => (await conn.query(sql, params)).rows as T[],
+        );
+      } finally {
+        conn.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(opts: DatabaseOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const dir = opts.pgliteDir ?? 'memory://';
+  // PGlite needs the parent folder to exist before it creates its data dir.
+  if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  const client = await PGlite.create(dir.startsWith('memory://') ? undefined : dir, {
+    loadDataDir: opts.pgliteLoadDataDir,
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  const query = async <T>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows;
+  return {
+    db,
+    driver: 'pglite',
+    query,
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    migrate: () => runMigrations(async (sql) => void (await client.exec(sql)), query),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,21 @@
+// What services are built from: every side effect behind an interface (immich's habit), so a
+// test chooses which parts are real.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import type { Clock } from './lib/clock';
+import type { Mailer } from './lib/mailer';
+import type { RateLimiter } from './lib/rate-limit';
+import type { PasswordHasher, SecretBox } from './lib/crypto';
+
+export interface Deps {
+  config: Config;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  rateLimiter: RateLimiter;
+  passwords: PasswordHasher;
+  secrets: SecretBox;
+}

@@ -1,0 +1,413 @@
+// DO NOT EDIT. Generated from openapi.yaml by `npm run gen`.
+export const operations = [
+  {
+    "operationId": "activateDeployment",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/{deploymentId}/activate",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "addAuthUser",
+    "method": "POST",
+    "path": "/project/{projectId}/auth/add_user",
+    "tag": "authUsers"
+  },
+  {
+    "operationId": "addSmtpAccount",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/add_account",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "addSmtpDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/add_domain",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "bucketDeleteObject",
+    "method": "DELETE",
+    "path": "/storage/v1/objects/{objectId}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "bucketDownloadObject",
+    "method": "GET",
+    "path": "/storage/v1/objects/{objectId}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "bucketListObjects",
+    "method": "GET",
+    "path": "/storage/v1/objects",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "bucketUploadObject",
+    "method": "POST",
+    "path": "/storage/v1/objects",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "changePassword",
+    "method": "POST",
+    "path": "/change_pass",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "changeSmtpAccountPassword",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/change_pass",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "checkSubdomain",
+    "method": "POST",
+    "path": "/check_subdomain",
+    "tag": "projects"
+  },
+  {
+    "operationId": "confirmEmail",
+    "method": "POST",
+    "path": "/verify-email",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "confirmEmailLink",
+    "method": "GET",
+    "path": "/verify/{token}",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "createOrder",
+    "method": "POST",
+    "path": "/create-order/",
+    "tag": "payments"
+  },
+  {
+    "operationId": "createProject",
+    "method": "POST",
+    "path": "/create-project",
+    "tag": "projects"
+  },
+  {
+    "operationId": "createProjectAlias",
+    "method": "POST",
+    "path": "/create_project",
+    "tag": "projects"
+  },
+  {
+    "operationId": "deleteAuthUser",
+    "method": "POST",
+    "path": "/project/{projectId}/auth/delete_user",
+    "tag": "authUsers"
+  },
+  {
+    "operationId": "deleteObjects",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/delete",
+    "tag": "storage"
+  },
+  {
+    "operationId": "deleteProject",
+    "method": "POST",
+    "path": "/project/{projectId}/delete",
+    "tag": "projects"
+  },
+  {
+    "operationId": "downloadObject",
+    "method": "GET",
+    "path": "/s3/object-storage/{segment}/{objectId}",
+    "tag": "storage"
+  },
+  {
+    "operationId": "endUserConfirmEmail",
+    "method": "POST",
+    "path": "/auth/v1/verify",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserGetCurrent",
+    "method": "GET",
+    "path": "/auth/v1/user",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserRefresh",
+    "method": "POST",
+    "path": "/auth/v1/refresh",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserRequestPasswordReset",
+    "method": "POST",
+    "path": "/auth/v1/recover",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserResetPassword",
+    "method": "POST",
+    "path": "/auth/v1/reset",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserSendVerification",
+    "method": "POST",
+    "path": "/auth/v1/verify/send",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserSignIn",
+    "method": "POST",
+    "path": "/auth/v1/signin",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserSignOut",
+    "method": "POST",
+    "path": "/auth/v1/signout",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "endUserSignUp",
+    "method": "POST",
+    "path": "/auth/v1/signup",
+    "tag": "endUserAuth"
+  },
+  {
+    "operationId": "forgotPassword",
+    "method": "POST",
+    "path": "/forgetPassword",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "forgotPasswordAlias",
+    "method": "POST",
+    "path": "/forgot_pass",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "getAccountDetails",
+    "method": "POST",
+    "path": "/account-details",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "getAuthenticationDetails",
+    "method": "POST",
+    "path": "/project/{projectId}/authentication-details",
+    "tag": "projects"
+  },
+  {
+    "operationId": "getBucketDetails",
+    "method": "POST",
+    "path": "/project/{projectId}/bucket-details",
+    "tag": "projects"
+  },
+  {
+    "operationId": "getContainerStats",
+    "method": "POST",
+    "path": "/project/{projectId}/container-stats/",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "getDeploymentLogs",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/{deploymentId}/logs",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "getDeveloper",
+    "method": "GET",
+    "path": "/developers/{id}",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "getEmailVerified",
+    "method": "POST",
+    "path": "/email-verified",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "getHealth",
+    "method": "GET",
+    "path": "/health",
+    "tag": "system"
+  },
+  {
+    "operationId": "getProjectDetails",
+    "method": "POST",
+    "path": "/project/project-details/",
+    "tag": "projects"
+  },
+  {
+    "operationId": "getSiteTraffic",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/traffic",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "getSmtpDomainDetails",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/smtp_domain_details",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "listAuthUsers",
+    "method": "POST",
+    "path": "/project/{projectId}/auth/users_list",
+    "tag": "authUsers"
+  },
+  {
+    "operationId": "listDeployments",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "listObjects",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/files",
+    "tag": "storage"
+  },
+  {
+    "operationId": "listProjects",
+    "method": "POST",
+    "path": "/projects",
+    "tag": "projects"
+  },
+  {
+    "operationId": "listSites",
+    "method": "POST",
+    "path": "/hosting/sites",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "listSmtpAccounts",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/accounts",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "loginAccount",
+    "method": "POST",
+    "path": "/verify_user",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "registerAccount",
+    "method": "POST",
+    "path": "/register",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "removeSmtpAccount",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/remove_account",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "removeSmtpDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/remove_domain",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "resetAuthUserPassword",
+    "method": "POST",
+    "path": "/project/{projectId}/auth/reset_password",
+    "tag": "authUsers"
+  },
+  {
+    "operationId": "resetPassword",
+    "method": "POST",
+    "path": "/reset_password/{token}",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "rotateProjectKey",
+    "method": "POST",
+    "path": "/project/{projectId}/rotate-key",
+    "tag": "projects"
+  },
+  {
+    "operationId": "sendEmailVerification",
+    "method": "POST",
+    "path": "/send_email_verification",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "startPayment",
+    "method": "POST",
+    "path": "/pay",
+    "tag": "payments"
+  },
+  {
+    "operationId": "submitContactMessage",
+    "method": "POST",
+    "path": "/contact",
+    "tag": "contact"
+  },
+  {
+    "operationId": "toggleMfa",
+    "method": "POST",
+    "path": "/toggle-mfa",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "updateAuthSettings",
+    "method": "POST",
+    "path": "/project/{projectId}/auth/settings",
+    "tag": "authUsers"
+  },
+  {
+    "operationId": "uploadObject",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/upload",
+    "tag": "storage"
+  },
+  {
+    "operationId": "uploadSiteZip",
+    "method": "POST",
+    "path": "/project/{projectId}/upload-and-extract-zip/",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "verifyMfaCode",
+    "method": "POST",
+    "path": "/verifyMFACode",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "verifyMfaCodeAlias",
+    "method": "POST",
+    "path": "/verify-mfa-code",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "verifyPayment",
+    "method": "POST",
+    "path": "/verify-payment/",
+    "tag": "payments"
+  },
+  {
+    "operationId": "verifySmtpDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/smtp/smtp_domain_verify",
+    "tag": "smtp"
+  },
+  {
+    "operationId": "verifyToken",
+    "method": "POST",
+    "path": "/verify-token",
+    "tag": "accounts"
+  },
+  {
+    "operationId": "verifyTokenAlias",
+    "method": "POST",
+    "path": "/verifyToken",
+    "tag": "accounts"
+  }
+] as const;
+
+export type OperationId = (typeof operations)[number]['operationId'];

@@ -1,0 +1,90 @@
+// Wires handlers to the operations of openapi.yaml through fastify-openapi-glue: routes, request
+// validation and response serialization come from the spec. A handler for an operation that is
+// not in the spec is a start-up error; an operation without a handler answers 501 and is counted
+// by the contract test.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import YAML from 'yaml';
+import { operations, type OperationId } from '../generated/operations';
+import type { HandlerMap } from './types';
+import { Errors } from './errors';
+import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
+
+export const SPEC_PATH = path.resolve(__dirname, '..', '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'openapi.yaml');
+
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { content?: Record<string, unknown> } }>>;
+  security?: SecurityRequirement;
+  [k: string]: unknown;
+}
+
+let cached: OpenApiDoc | undefined;
+export function loadSpec(): OpenApiDoc {
+  cached ??= YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8'), { merge: true }) as OpenApiDoc;
+  // Glue mutates what it is given: hand out a copy.
+  return structuredClone(cached);
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    operationId?: string;
+  }
+}
+
+export interface ContractOptions {
+  handlers: HandlerMap;
+  verifiers: Record<string, SchemeVerifier>;
+}
+
+export function missingHandlers(handlers: HandlerMap): OperationId[] {
+  return operations.map((o) => o.operationId).filter((id) => !(id in handlers));
+}
+
+export async function registerContract(app: FastifyInstance, opts: ContractOptions): Promise<void> {
+  const spec = loadSpec();
+  const known = new Set<string>(operations.map((o) => o.operationId));
+  const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
+  if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
+
+  const byId = new Map<string, { security: SecurityRequirement; multipart: boolean }>();
+  for (const item of Object.values(spec.paths)) {
+    for (const op of Object.values(item)) {
+      if (!op?.operationId) continue;
+      byId.set(op.operationId, {
+        security: op.security ?? spec.security ?? [],
+        multipart: Boolean(op.requestBody?.content?.['multipart/form-data']),
+      });
+    }
+  }
+
+  // Streaming multipart: the body is not parsed up front, so its schema can't be checked here;
+  // the handler validates the fields it reads from the stream.
+  const multipart = new Set([...byId].filter(([, m]) => m.multipart).map(([id]) => id));
+  app.addHook('onRoute', (route) => {
+    const id = (route.config as { operationId?: string } | undefined)?.operationId;
+    if (id && multipart.has(id) && route.schema) delete route.schema.body;
+  });
+
+  const { default: glue } = await import('fastify-openapi-glue');
+  await app.register(glue, {
+    specification: spec as unknown as object,
+    prefix: 'api',
+    // Glue's types want full route options; it merges ours into its own, so a cast is honest here.
+    operationResolver: ((operationId: string) => {
+      const meta = byId.get(operationId)!;
+      const handler = (opts.handlers as Record<string, unknown>)[operationId] as
+        | ((req: FastifyRequest, reply: unknown) => Promise<unknown>)
+        | undefined;
+      const security = meta.security.filter((alt) => Object.keys(alt).length > 0);
+      const isPublic = security.length === 0 || meta.security.some((alt) => Object.keys(alt).length === 0);
+      return {
+        handler: handler ?? (async () => { throw Errors.notImplemented(operationId); }),
+        config: { operationId },
+        // We authenticate in onRequest ourselves (before validation) instead of glue's preHandler.
+        preHandler: undefined,
+        onRequest: isPublic ? undefined : securityHook(security, opts.verifiers),
+      };
+    }) as never,
+  });
+}

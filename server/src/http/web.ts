@@ -1,0 +1,26 @@
+// The built console (web/dist) at /, with the SPA fallback to index.html for client routes.
+// Unknown /api routes stay JSON 404s.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+
+export async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
+  if (!config.webDir) return;
+  const { default: fastifyStatic } = await import('@fastify/static');
+  await app.register(fastifyStatic, {
+    root: config.webDir,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    // Hashed asset names never change: cache them for a year. index.html is never cached.
+    setHeaders: (res, filePath) => {
+      if (/[\\/]assets[\\/]/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.code(404).send({ message: `Route ${req.method} ${url} not found`, code: 'NOT_FOUND' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

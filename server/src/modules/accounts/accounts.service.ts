@@ -1,0 +1,272 @@
+// The rules of developer accounts: sign-up, sign-in with optional TOTP, token validity and
+// revocation, password reset and change, email verification. Depends on interfaces only.
+import type { Clock } from '../../lib/clock';
+import type { Mailer } from '../../lib/mailer';
+import type { RateLimiter } from '../../lib/rate-limit';
+import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
+import { Errors, AppError } from '../../http/errors';
+import type { AccountsRepository } from './accounts.repository';
+import type { AccountRow } from './accounts.tables';
+import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
+
+export interface DeveloperClaims {
+  sub: string;
+  /** Token version: a password change bumps the account's and refuses older tokens. */
+  tv: number;
+  typ: 'developer';
+}
+
+export interface TokenIssuer {
+  sign(claims: DeveloperClaims, expiresIn: string): string;
+  /** Throws on a bad signature or expiry. */
+  verify(token: string): DeveloperClaims;
+}
+
+export interface AccountsServiceDeps {
+  repo: AccountsRepository;
+  passwords: PasswordHasher;
+  tokens: TokenIssuer;
+  secrets: SecretBox;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  publicUrl: string;
+}
+
+export const MFA_TEXT = {
+  invalidCode: 'Invalid code. Please try again.',
+  notFound: 'Email not found or invalid code.',
+  noChallenge: 'Verification failed. Please try again.',
+} as const;
+
+export const PASSWORD_MIN = 8;
+const RESET_TTL_MS = 60 * 60 * 1000;
+const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
+const MFA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+const MFA_FAILURES = { max: 5, windowSeconds: 5 * 60 };
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function checkPassword(password: string, field = 'password'): void {
+  if ([...password].length < PASSWORD_MIN) throw Errors.validation(`body/${field}: Password must be at least ${PASSWORD_MIN} characters`);
+}
+
+export type LoginResult = { kind: 'token'; token: string } | { kind: 'mfa'; mfaToken: string };
+
+export class AccountsService {
+  constructor(private readonly d: AccountsServiceDeps) {}
+
+  private issue(account: Pick<AccountRow, 'id' | 'tokenVersion'>, remember = false): string {
+    return this.d.tokens.sign({ sub: account.id, tv: account.tokenVersion, typ: 'developer' }, remember ? '30d' : '7d');
+  }
+
+  async register(input: { name: string; email: string; password: string }, ip: string): Promise<string> {
+    await this.d.rateLimiter.hit({ key: `register:ip:${ip}`, max: 20, windowSeconds: 3600 });
+    const name = input.name.trim();
+    if (!name) throw Errors.validation('body/name must not be empty');
+    checkPassword(input.password);
+    const email = input.email.trim();
+    const passwordHash = await this.d.passwords.hash(input.password);
+    const account = await this.d.repo.insert({ name, email, emailNormalized: normalizeEmail(email), passwordHash });
+    if (!account) throw Errors.conflict('An account with this email already exists');
+    // Verification mail is a courtesy here; a mail failure must not undo the sign-up.
+    await this.sendVerification(account).catch(() => undefined);
+    return this.issue(account);
+  }
+
+  async login(input: { email: string; password: string; remember?: boolean }, ip: string): Promise<LoginResult> {
+    const emailKey = normalizeEmail(input.email);
+    await this.d.rateLimiter.hit({ key: `login:ip:${ip}`, max: 30, windowSeconds: 15 * 60 });
+    const accountLimit = { key: `login:account:${emailKey}`, max: 10, windowSeconds: 15 * 60 };
+    await this.d.rateLimiter.check(accountLimit);
+    const account = await this.d.repo.findByEmail(emailKey);
+    const ok = account ? await this.d.passwords.verify(input.password, account.passwordHash) : (await this.d.passwords.dummyVerify(input.password), false);
+    if (!account || !ok) {
+      await this.d.rateLimiter.fail(accountLimit);
+      throw Errors.invalidCredentials();
+    }
+    await this.d.rateLimiter.reset(accountLimit.key);
+    if (account.mfaEnabled) {
+      const mfaToken = randomToken();
+      await this.d.repo.createToken(account.id, 'mfa_challenge', sha256(mfaToken), new Date(this.d.clock.now().getTime() + MFA_CHALLENGE_TTL_MS));
+      return { kind: 'mfa', mfaToken };
+    }
+    return { kind: 'token', token: this.issue(account, input.remember) };
+  }
+
+  /** The account behind a valid, unexpired, unrevoked token of an existing account. */
+  async authenticate(token: string): Promise<AccountRow> {
+    let claims: DeveloperClaims;
+    try {
+      claims = this.d.tokens.verify(token);
+    } catch {
+      throw Errors.invalidToken();
+    }
+    if (claims.typ !== 'developer' || typeof claims.sub !== 'string') throw Errors.invalidToken();
+    const account = await this.d.repo.findById(claims.sub);
+    if (!account || account.tokenVersion !== claims.tv) throw Errors.invalidToken();
+    return account;
+  }
+
+  async verifyMfaLogin(input: { email: string; code: string; mfaToken?: string }, ip: string): Promise<string> {
+    await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, max: 30, windowSeconds: 5 * 60 });
+    const emailKey = normalizeEmail(input.email);
+    const limit = { key: `mfa:account:${emailKey}`, ...MFA_FAILURES };
+    await this.d.rateLimiter.check(limit);
+    const account = await this.d.repo.findByEmail(emailKey);
+    const now = this.d.clock.now();
+    const fail = async (message: string) => {
+      await this.d.rateLimiter.fail(limit);
+      return new AppError(401, 'MFA_FAILED', message);
+    };
+    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw await fail(MFA_TEXT.notFound);
+    // The code only completes a sign-in whose password step passed in the last 5 minutes.
+    const challengeOpen = input.mfaToken
+      ? await this.d.repo.hasOpenTokenHash(account.id, 'mfa_challenge', sha256(input.mfaToken), now)
+      : await this.d.repo.hasOpenToken(account.id, 'mfa_challenge', now);
+    if (!challengeOpen) throw await fail(MFA_TEXT.noChallenge);
+    if (!(await this.acceptSecondFactor(account, input.code))) throw await fail(MFA_TEXT.notFound);
+    await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
+    await this.d.rateLimiter.reset(limit.key);
+    return this.issue(account);
+  }
+
+  /** A TOTP code (each time step once) or an unused recovery code. */
+  private async acceptSecondFactor(account: AccountRow, code: string, secretEnc = account.mfaSecretEnc): Promise<boolean> {
+    if (!secretEnc) return false;
+    const trimmed = code.replace(/\s/g, '');
+    const secret = this.d.secrets.open(secretEnc);
+    const step = await matchTotp(secret, trimmed, Math.floor(this.d.clock.now().getTime() / 1000));
+    if (step !== undefined) return this.d.repo.claimTotpStep(account.id, step);
+    if (secretEnc !== account.mfaSecretEnc) return false; // recovery codes only for an enabled MFA
+    return this.d.repo.consumeRecoveryCode(account.id, sha256(normalizeRecoveryCode(code)), this.d.clock.now());
+  }
+
+  async toggleMfa(
+    account: AccountRow,
+    input: { action?: 'enroll' | 'enable' | 'disable'; mfa_code?: string },
+  ): Promise<{ message: string; mfa_enabled: boolean; secret?: string; otpauth_url?: string; recovery_codes?: string[] }> {
+    const action = input.action ?? (account.mfaEnabled ? 'disable' : input.mfa_code ? 'enable' : 'enroll');
+    if (action === 'enroll') {
+      if (account.mfaEnabled) throw Errors.conflict('Two-factor authentication is already enabled');
+      const secret = newTotpSecret();
+      await this.d.repo.update(account.id, { mfaPendingSecretEnc: this.d.secrets.seal(secret) });
+      return { message: 'Scan the code with your authenticator app, then confirm with a code', mfa_enabled: false, secret, otpauth_url: totpUri(secret, account.email) };
+    }
+    if (!input.mfa_code) throw Errors.validation("body must have required property 'mfa_code'");
+    const limit = { key: `mfa-toggle:account:${account.id}`, ...MFA_FAILURES };
+    await this.d.rateLimiter.check(limit);
+    if (action === 'enable') {
+      if (account.mfaEnabled) throw Errors.conflict('Two-factor authentication is already enabled');
+      if (!account.mfaPendingSecretEnc) throw Errors.badRequest('Start enrollment first (toggle-mfa without a code)');
+      if (!(await this.acceptSecondFactor(account, input.mfa_code, account.mfaPendingSecretEnc))) {
+        await this.d.rateLimiter.fail(limit);
+        throw Errors.badRequest(MFA_TEXT.invalidCode);
+      }
+      const codes = newRecoveryCodes();
+      await this.d.repo.replaceRecoveryCodes(account.id, codes.map((c) => sha256(normalizeRecoveryCode(c))));
+      await this.d.repo.update(account.id, { mfaEnabled: true, mfaSecretEnc: account.mfaPendingSecretEnc, mfaPendingSecretEnc: null });
+      return { message: 'Two-factor authentication enabled', mfa_enabled: true, recovery_codes: codes };
+    }
+    if (!account.mfaEnabled) throw Errors.conflict('Two-factor authentication is not enabled');
+    if (!(await this.acceptSecondFactor(account, input.mfa_code))) {
+      await this.d.rateLimiter.fail(limit);
+      throw Errors.badRequest(MFA_TEXT.invalidCode);
+    }
+    await this.d.repo.update(account.id, { mfaEnabled: false, mfaSecretEnc: null, mfaPendingSecretEnc: null, mfaLastStep: null });
+    await this.d.repo.replaceRecoveryCodes(account.id, []);
+    return { message: 'Two-factor authentication disabled', mfa_enabled: false };
+  }
+
+  /** Always resolves for a well-formed email; mails a link only when the account exists. */
+  async forgotPassword(email: string, ip: string): Promise<void> {
+    await this.d.rateLimiter.hit({ key: `forgot:ip:${ip}`, max: 10, windowSeconds: 15 * 60 });
+    const emailKey = normalizeEmail(email);
+    const account = await this.d.repo.findByEmail(emailKey);
+    if (!account) return;
+    // Per account the limit is silent: the answer must not differ from an unknown email's.
+    const perAccount = { key: `forgot:account:${account.id}`, max: 3, windowSeconds: 3600 };
+    try {
+      await this.d.rateLimiter.hit(perAccount);
+    } catch {
+      return;
+    }
+    const token = randomToken();
+    await this.d.repo.createToken(account.id, 'password_reset', sha256(token), new Date(this.d.clock.now().getTime() + RESET_TTL_MS));
+    const link = `${this.d.publicUrl}/auth/reset-password/${token}`;
+    await this.d.mailer.send({
+      to: account.email,
+      subject: 'Reset your Hostbase password',
+      text: `Hi ${account.name},\n\nSomeone asked to reset the password of your Hostbase account. To choose a new password, open this link within 1 hour:\n\n${link}\n\nIf it wasn't you, ignore this mail; your password stays as it is.\n`,
+    });
+  }
+
+  async resetPassword(token: string, password: string): Promise<void> {
+    checkPassword(password);
+    const now = this.d.clock.now();
+    const accountId = await this.d.repo.consumeToken('password_reset', sha256(token), now);
+    if (!accountId) throw Errors.badRequest('This reset link is invalid or has expired');
+    await this.d.repo.setPassword(accountId, await this.d.passwords.hash(password));
+    await this.d.repo.closeTokens(accountId, 'password_reset', now);
+    await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
+    await this.d.rateLimiter.reset(`login:account:${(await this.d.repo.findById(accountId))?.emailNormalized}`);
+  }
+
+  async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
+    const limit = { key: `change-pass:account:${account.id}`, max: 5, windowSeconds: 15 * 60 };
+    await this.d.rateLimiter.check(limit);
+    if (!(await this.d.passwords.verify(current, account.passwordHash))) {
+      await this.d.rateLimiter.fail(limit);
+      throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
+    }
+    checkPassword(next, 'new_password');
+    const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next));
+    return this.issue(updated!);
+  }
+
+  async sendVerification(account: AccountRow): Promise<'sent' | 'already'> {
+    if (account.emailVerifiedAt) return 'already';
+    await this.d.rateLimiter.hit({ key: `verify-mail:account:${account.id}`, max: 5, windowSeconds: 3600 });
+    const token = randomToken();
+    await this.d.repo.createToken(account.id, 'email_verify', sha256(token), new Date(this.d.clock.now().getTime() + VERIFY_TTL_MS));
+    const link = `${this.d.publicUrl}/api/verify/${token}`;
+    await this.d.mailer.send({
+      to: account.email,
+      subject: 'Verify your email for Hostbase',
+      text: `Hi ${account.name},\n\nPlease confirm that ${account.email} is your address by opening this link within 24 hours:\n\n${link}\n`,
+    });
+    return 'sent';
+  }
+
+  async confirmEmail(token: string): Promise<boolean> {
+    const now = this.d.clock.now();
+    const accountId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
+    if (!accountId) return false;
+    await this.d.repo.update(accountId, { emailVerifiedAt: now });
+    return true;
+  }
+
+  async updateName(account: AccountRow, name: string): Promise<AccountRow> {
+    const trimmed = name.trim();
+    if (!trimmed) throw Errors.validation('body/name must not be empty');
+    return (await this.d.repo.update(account.id, { name: trimmed }))!;
+  }
+
+  async findById(id: string): Promise<AccountRow | undefined> {
+    return this.d.repo.findById(id);
+  }
+}
+
+export function publicAccount(a: AccountRow) {
+  return {
+    id: a.id,
+    name: a.name,
+    email: a.email,
+    email_verified: a.emailVerifiedAt !== null,
+    mfa_enabled: a.mfaEnabled,
+    plan: a.plan,
+    created_at: a.createdAt.toISOString(),
+  };
+}

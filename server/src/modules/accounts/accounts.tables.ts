@@ -1,0 +1,40 @@
+import { pgTable, uuid, text, timestamp, integer, boolean, bigint } from 'drizzle-orm/pg-core';
+
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  emailNormalized: text('email_normalized').notNull().unique('accounts_email_normalized_key'),
+  passwordHash: text('password_hash').notNull(),
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  tokenVersion: integer('token_version').notNull().default(0),
+  mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+  mfaSecretEnc: text('mfa_secret_enc'),
+  mfaPendingSecretEnc: text('mfa_pending_secret_enc'),
+  mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
+  plan: text('plan', { enum: ['hobby', 'pro', 'enterprise'] }).notNull().default('hobby'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export const accountTokens = pgTable('account_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['password_reset', 'email_verify', 'mfa_challenge'] }).notNull(),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type AccountTokenKind = (typeof accountTokens.$inferSelect)['kind'];
+
+export const mfaRecoveryCodes = pgTable('mfa_recovery_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,22 @@
+import type { HandlerMap } from '../../http/types';
+import type { Deps } from '../../deps';
+import { Errors } from '../../http/errors';
+import { contactMessages } from './contact.tables';
+
+export function createContactHandlers(deps: Deps): HandlerMap {
+  return {
+    submitContactMessage: async (req) => {
+      await deps.rateLimiter.hit({ key: `contact:ip:${req.ip}`, max: 5, windowSeconds: 3600 });
+      const name = req.body.name.trim();
+      const message = req.body.message.trim();
+      if (!name) throw Errors.validation('body/name must not be empty');
+      if (!message) throw Errors.validation('body/message must not be empty');
+      const [row] = await deps.db
+        .insert(contactMessages)
+        .values({ name, email: req.body.email.trim(), message, ip: req.ip })
+        .returning({ id: contactMessages.id });
+      req.log.info({ contactMessageId: row.id, from: req.body.email }, 'contact message received');
+      return { message: 'Message sent' };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { HandlerMap } from '../../http/types';
+import type { Deps } from '../../deps';
+
+const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+export function createSystemHandlers(deps: Deps): HandlerMap {
+  return {
+    getHealth: async (_req, reply) => {
+      const started = performance.now();
+      try {
+        await deps.database.query('SELECT 1');
+        const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+        return { status: 'ok', version: VERSION, database: { status: 'up', driver: deps.database.driver, latency_ms } };
+      } catch (err) {
+        deps.log.error({ err }, 'health: database unreachable');
+        return reply.code(503).send({ status: 'degraded', version: VERSION, database: { status: 'down', driver: deps.database.driver } });
+      }
+    },
+  };
+}
