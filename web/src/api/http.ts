@@ -1,0 +1,136 @@
+// The one fetch wrapper of the web app: every generated hook calls customFetch.
+// Base URL /api, bearer token from localStorage "token", JSON bodies, and errors that
+// carry the server's message (or "HTTP Error: {status}" / "An unknown error occurred").
+
+import { getToken } from '../lib/session';
+
+export const API_BASE = '/api';
+
+export const UNKNOWN_ERROR = 'An unknown error occurred';
+
+/** An error answered by the server (non-OK status) or a network failure (status 0). */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's own `message`, when it sent one. */
+  readonly serverMessage?: string;
+  readonly body?: unknown;
+
+  constructor(message: string, status: number, serverMessage?: string, body?: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.body = body;
+  }
+}
+
+function authHeaders(): Record<string, string> {
+  const token = getToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+function withBase(url: string): string {
+  if (/^https?:\/\//.test(url) || url.startsWith(API_BASE + '/')) return url;
+  return API_BASE + (url.startsWith('/') ? url : `/${url}`);
+}
+
+function messageOf(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && 'message' in body) {
+    const m = (body as { message?: unknown }).message;
+    if (typeof m === 'string' && m.length > 0) return m;
+  }
+  return undefined;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  const type = res.headers.get('content-type') ?? '';
+  if (type.includes('json') || /^[[{"]/.test(text.trim())) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** Turns a non-OK answer into the error the UI shows. */
+export function httpError(status: number, body: unknown): ApiError {
+  const serverMessage = messageOf(body);
+  return new ApiError(serverMessage ?? `HTTP Error: ${status}`, status, serverMessage, body);
+}
+
+/**
+ * orval mutator (fetch flavour): `customFetch<T>(url, init)`. Resolves with the parsed body.
+ */
+export async function customFetch<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
+  const isForm = typeof FormData !== 'undefined' && init.body instanceof FormData;
+  if (isForm) headers.delete('Content-Type');
+  else if (init.body !== undefined && init.body !== null && !headers.has('Content-Type')) {
+    headers.set('Content-Type', 'application/json');
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(withBase(url), { ...init, method: init.method ?? 'POST', headers });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(UNKNOWN_ERROR, 0);
+  }
+  let body: unknown;
+  try {
+    body = await readBody(res);
+  } catch {
+    throw new ApiError(res.ok ? UNKNOWN_ERROR : `HTTP Error: ${res.status}`, res.status);
+  }
+  if (!res.ok) throw httpError(res.status, body);
+  return body as T;
+}
+
+export default customFetch;
+
+/** The message to show for any thrown value. */
+export function errorMessage(err: unknown, fallback = UNKNOWN_ERROR): string {
+  if (err instanceof Error && err.message) return err.message;
+  return fallback;
+}
+
+export interface UploadOptions {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Multipart upload through XMLHttpRequest, the only browser API that reports upload progress.
+ * Same auth and error rules as customFetch.
+ */
+export function uploadWithProgress<T>(url: string, form: FormData, opts: UploadOptions = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', withBase(url));
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && opts.onProgress) opts.onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let body: unknown = undefined;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        body = xhr.responseText;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        opts.onProgress?.(1);
+        resolve(body as T);
+      } else reject(httpError(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new ApiError(UNKNOWN_ERROR, 0));
+    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
+    opts.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,96 @@
+// A confirmation in a modal. With requireText the user must type that text to confirm.
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Modal } from './Modal';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  message: ReactNode;
+  confirmLabel?: string;
+  busyLabel?: string;
+  danger?: boolean;
+  busy?: boolean;
+  error?: string | null;
+  requireText?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel = 'Confirm',
+  busyLabel,
+  danger = false,
+  busy = false,
+  error,
+  requireText,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  const [typed, setTyped] = useState('');
+  const inputId = useId();
+  useEffect(() => {
+    if (open) setTyped('');
+  }, [open]);
+  const ready = !requireText || typed === requireText;
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onClose={onCancel}
+      busy={busy}
+      size="sm"
+      role="alertdialog"
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form={`${inputId}-form`}
+            className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+            disabled={!ready || busy}
+            data-autofocus={requireText ? undefined : true}
+          >
+            {busy ? (busyLabel ?? `${confirmLabel}...`) : confirmLabel}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={`${inputId}-form`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready && !busy) onConfirm();
+        }}
+      >
+        <div className="confirm-message">{message}</div>
+        {requireText && (
+          <div className="field">
+            <label htmlFor={inputId}>
+              Type <strong className="mono">{requireText}</strong> to confirm
+            </label>
+            <input
+              id={inputId}
+              className="input"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              data-autofocus
+            />
+          </div>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}

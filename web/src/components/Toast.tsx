@@ -1,0 +1,75 @@
+// Toasts: the spec's alert() messages, announced to assistive technology.
+// Success and info toasts are role=status (polite); errors are role=alert.
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Icon } from './Icon';
+
+type Kind = 'success' | 'error' | 'info';
+interface ToastItem {
+  id: number;
+  kind: Kind;
+  title: string;
+  detail?: string;
+}
+
+export interface ToastApi {
+  success: (title: string, detail?: string) => void;
+  error: (title: string, detail?: string) => void;
+  info: (title: string, detail?: string) => void;
+}
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+const DURATION: Record<Kind, number> = { success: 4000, info: 5000, error: 8000 };
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [items, setItems] = useState<ToastItem[]>([]);
+  const next = useRef(1);
+
+  const dismiss = useCallback((id: number) => setItems((list) => list.filter((t) => t.id !== id)), []);
+
+  const push = useCallback(
+    (kind: Kind, title: string, detail?: string) => {
+      const id = next.current++;
+      // A detail equal to the title adds nothing.
+      const d = detail && detail !== title ? detail : undefined;
+      setItems((list) => [...list.slice(-4), { id, kind, title, detail: d }]);
+      setTimeout(() => dismiss(id), DURATION[kind]);
+    },
+    [dismiss],
+  );
+
+  const api = useMemo<ToastApi>(
+    () => ({
+      success: (t, d) => push('success', t, d),
+      error: (t, d) => push('error', t, d),
+      info: (t, d) => push('info', t, d),
+    }),
+    [push],
+  );
+
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <div className="toasts" aria-live="polite">
+        {items.map((t) => (
+          <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
+            <Icon name={t.kind === 'success' ? 'check' : t.kind === 'error' ? 'alert' : 'info'} />
+            <div className="toast-text">
+              <p className="toast-title">{t.title}</p>
+              {t.detail && <p className="toast-detail">{t.detail}</p>}
+            </div>
+            <button type="button" className="icon-btn" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
+              <Icon name="close" size={16} />
+            </button>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+const noop: ToastApi = { success: () => {}, error: () => {}, info: () => {} };
+
+export function useToast(): ToastApi {
+  return useContext(ToastContext) ?? noop;
+}

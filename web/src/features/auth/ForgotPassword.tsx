@@ -1,0 +1,69 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useForgotPassword } from '../../api/generated/accounts/accounts';
+import { errorMessage } from '../../api/http';
+import { TextField } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { usePageTitle } from '../../lib/usePageTitle';
+import { AuthCard } from './AuthLayout';
+
+export default function ForgotPassword() {
+  usePageTitle('Forgot password');
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const forgot = useForgotPassword();
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const address = email.trim();
+    forgot.mutate(
+      { data: { email: address } },
+      {
+        onSuccess: (res) => {
+          if (res.message === true) setSentTo(address);
+          else setError('We could not send a reset link. Please try again.');
+        },
+        onError: (err) => setError(errorMessage(err)),
+      },
+    );
+  }
+
+  if (sentTo) {
+    return (
+      <AuthCard title="Check your email">
+        <div className="auth-done" role="status">
+          <span className="auth-done-icon">
+            <Icon name="mail" size={28} />
+          </span>
+          <p>
+            We&apos;ve sent a password reset link to <strong>{sentTo}</strong>
+          </p>
+        </div>
+        <Link to="/auth/login" className="btn btn-secondary btn-block">
+          <Icon name="arrowLeft" /> Back to sign in
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Reset your password" subtitle="Enter your email and we will send you a reset link.">
+      <form className="form" onSubmit={onSubmit}>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <button type="submit" className="btn btn-primary btn-block" disabled={forgot.isPending}>
+          {forgot.isPending ? 'Sending...' : 'Send reset link'}
+        </button>
+      </form>
+      <p className="auth-alt">
+        <Link to="/auth/login">Back to sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,54 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { confirmEmail } from '../../api/generated/accounts/accounts';
+import { errorMessage } from '../../api/http';
+import { Icon } from '../../components/Icon';
+import { Loading } from '../../components/States';
+import { usePageTitle } from '../../lib/usePageTitle';
+import { AuthCard } from './AuthLayout';
+
+const INVALID = 'This verification link is invalid or has expired.';
+
+export default function VerifyEmail() {
+  usePageTitle('Verify email');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.get('token');
+  const linkError = params.get('error');
+  const [error, setError] = useState<string | null>(
+    linkError ? INVALID : token ? null : 'This verification link is incomplete.',
+  );
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!token || linkError || started.current) return;
+    started.current = true;
+    confirmEmail({ token })
+      .then((res) => {
+        if (res.message === 'verified') navigate('/email-verified', { replace: true });
+        else setError(res.message || INVALID);
+      })
+      .catch((err) => setError(errorMessage(err)));
+  }, [token, linkError, navigate]);
+
+  if (!error) {
+    return (
+      <AuthCard title="Verifying your email">
+        <Loading label="Verifying your email..." />
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Email not verified">
+      <div className="auth-done" role="alert">
+        <span className="auth-done-icon auth-done-error">
+          <Icon name="alert" size={28} />
+        </span>
+        <p>{error}</p>
+      </div>
+      <p className="auth-alt">
+        Sign in and open <Link to="/console/account">Settings</Link> to send a new verification email.
+      </p>
+    </AuthCard>
+  );
+}

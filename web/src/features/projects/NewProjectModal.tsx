@@ -1,0 +1,105 @@
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { getListProjectsQueryKey, useCreateProject } from '../../api/generated/projects/projects';
+import { ApiError } from '../../api/http';
+import { Modal } from '../../components/Modal';
+import { TextArea, TextField } from '../../components/Field';
+import { useToast } from '../../components/Toast';
+import { normalizeSubdomain } from '../../lib/validation';
+import { useSubdomainCheck } from './useSubdomainCheck';
+
+export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [subdomain, setSubdomain] = useState('');
+  const check = useSubdomainCheck(subdomain);
+  const create = useCreateProject();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+
+  const canCreate = name.trim().length > 0 && check.state === 'available' && !create.isPending;
+
+  function reset() {
+    setName('');
+    setDescription('');
+    setSubdomain('');
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!canCreate) return;
+    create.mutate(
+      {
+        data: {
+          projectName: name.trim(),
+          subdomain: subdomain.trim(),
+          ...(description.trim() ? { description: description.trim() } : {}),
+        },
+      },
+      {
+        onSuccess: async (res) => {
+          if (res.message === 'project created' || res.project) {
+            toast.success('Project created', res.project?.primary_domain);
+            reset();
+            onClose();
+            await queryClient.invalidateQueries({ queryKey: getListProjectsQueryKey() });
+          } else {
+            toast.error('Failed to create project', res.message);
+          }
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.status > 0) toast.error('Failed to create project', err.serverMessage);
+          else toast.error('Error while creating project');
+        },
+      },
+    );
+  }
+
+  const tone =
+    check.state === 'available' ? 'ok' : check.state === 'taken' || check.state === 'error' ? 'bad' : 'neutral';
+
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      busy={create.isPending}
+      title="New Project"
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </button>
+          <button type="submit" form="new-project-form" className="btn btn-primary" disabled={!canCreate}>
+            {create.isPending ? 'Creating...' : 'Create Project'}
+          </button>
+        </>
+      }
+    >
+      <form id="new-project-form" className="form" onSubmit={onSubmit}>
+        <TextField label="Project name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="My app" />
+        <TextArea
+          label="Description"
+          rows={3}
+          maxLength={1000}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          placeholder="What is this project for? (optional)"
+        />
+        <TextField
+          label="Subdomain"
+          required
+          value={subdomain}
+          onChange={(e) => setSubdomain(normalizeSubdomain(e.target.value))}
+          placeholder="my-app"
+          autoComplete="off"
+          spellCheck={false}
+          hint="Lower-case letters, digits and hyphens. Your project is served at this subdomain."
+          aria-describedby="subdomain-status"
+        />
+        <p id="subdomain-status" className={`subdomain-status subdomain-${tone}`} role="status" aria-live="polite">
+          {check.message ?? ''}
+        </p>
+      </form>
+    </Modal>
+  );
+}

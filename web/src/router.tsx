@@ -1,0 +1,108 @@
+// Every route of SPEC section 2. Pages are split by route (React.lazy); layouts are small.
+import { lazy } from 'react';
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import PublicLayout from './features/marketing/PublicLayout';
+import RouteErrorPage, { NotFoundPage } from './features/errors/ErrorPage';
+
+const Landing = lazy(() => import('./features/marketing/Landing'));
+const Pricing = lazy(() => import('./features/marketing/Pricing'));
+const Docs = lazy(() => import('./features/marketing/Docs'));
+const About = lazy(() => import('./features/marketing/About'));
+const Blog = lazy(() => import('./features/marketing/Blog'));
+const Careers = lazy(() => import('./features/marketing/Careers'));
+const Contact = lazy(() => import('./features/marketing/Contact'));
+
+const AuthLayout = lazy(() => import('./features/auth/AuthLayout'));
+const Login = lazy(() => import('./features/auth/Login'));
+const Signup = lazy(() => import('./features/auth/Signup'));
+const ForgotPassword = lazy(() => import('./features/auth/ForgotPassword'));
+const Mfa = lazy(() => import('./features/auth/Mfa'));
+const ResetPassword = lazy(() => import('./features/auth/ResetPassword'));
+const VerifyEmail = lazy(() => import('./features/auth/VerifyEmail'));
+const EmailVerified = lazy(() => import('./features/auth/EmailVerified'));
+
+const ConsoleLayout = lazy(() => import('./features/console/ConsoleLayout'));
+const ProjectLayout = lazy(() => import('./features/console/ProjectLayout'));
+const GlobalDashboard = lazy(() => import('./features/dashboard/GlobalDashboard'));
+const ProjectDashboard = lazy(() => import('./features/dashboard/ProjectDashboard'));
+const ProjectsPage = lazy(() => import('./features/projects/ProjectsPage'));
+const DatabasePage = lazy(() => import('./features/database/DatabasePage'));
+const ApiKeysPage = lazy(() => import('./features/apikeys/ApiKeysPage'));
+const StoragePage = lazy(() => import('./features/storage/StoragePage'));
+const AuthUsersPage = lazy(() => import('./features/authusers/AuthUsersPage'));
+const ConsoleHostingPage = lazy(() => import('./features/hosting/ConsoleHostingPage'));
+const ProjectHostingPage = lazy(() => import('./features/hosting/ProjectHostingPage'));
+const EmailPage = lazy(() => import('./features/email/EmailPage'));
+const AccountPage = lazy(() => import('./features/account/AccountPage'));
+const picker = (name: 'ApiKeysPicker' | 'StoragePicker' | 'AuthenticationPicker' | 'EmailPicker') =>
+  lazy(() => import('./features/projects/ProjectPicker').then((m) => ({ default: m[name] })));
+const ApiKeysPicker = picker('ApiKeysPicker');
+const StoragePicker = picker('StoragePicker');
+const AuthenticationPicker = picker('AuthenticationPicker');
+const EmailPicker = picker('EmailPicker');
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { index: true, element: <Landing /> },
+          { path: 'pricing', element: <Pricing /> },
+          { path: 'docs', element: <Docs /> },
+          { path: 'about', element: <About /> },
+          { path: 'blog', element: <Blog /> },
+          { path: 'careers', element: <Careers /> },
+          { path: 'contact', element: <Contact /> },
+        ],
+      },
+      {
+        element: <AuthLayout />,
+        children: [
+          { path: 'auth/login', element: <Login /> },
+          { path: 'auth/signup', element: <Signup /> },
+          { path: 'auth/forgot-password', element: <ForgotPassword /> },
+          { path: 'auth/mfa', element: <Mfa /> },
+          { path: 'auth/reset-password/:token', element: <ResetPassword /> },
+          { path: 'verify-email', element: <VerifyEmail /> },
+          { path: 'email-verified', element: <EmailVerified /> },
+        ],
+      },
+      {
+        element: <ConsoleLayout />,
+        children: [
+          { path: 'dashboard', element: <GlobalDashboard /> },
+          { path: 'console', element: <ProjectsPage /> },
+          { path: 'console/database', element: <DatabasePage /> },
+          { path: 'console/api-keys', element: <ApiKeysPicker /> },
+          { path: 'console/storage', element: <StoragePicker /> },
+          { path: 'console/authentication', element: <AuthenticationPicker /> },
+          { path: 'console/hosting', element: <ConsoleHostingPage /> },
+          { path: 'console/email', element: <EmailPicker /> },
+          { path: 'console/account', element: <AccountPage /> },
+          {
+            path: 'project/:projectId',
+            element: <ProjectLayout />,
+            children: [
+              { index: true, element: <Navigate to="dashboard" replace /> },
+              { path: 'dashboard', element: <ProjectDashboard /> },
+              { path: 'database', element: <DatabasePage /> },
+              { path: 'api-keys', element: <ApiKeysPage /> },
+              { path: 'storage', element: <StoragePage /> },
+              { path: 'authentication', element: <AuthUsersPage /> },
+              { path: 'hosting', element: <ProjectHostingPage /> },
+              { path: 'email', element: <EmailPage /> },
+              { path: 'account', element: <AccountPage /> },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

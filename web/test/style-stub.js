@@ -1,0 +1,2 @@
+// Jest stand-in for CSS and image imports.
+module.exports = {};
