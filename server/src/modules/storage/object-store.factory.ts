@@ -1,0 +1,32 @@
+// Chooses the storage backend from configuration: S3/MinIO when `s3` is set, else local disk.
+import * as path from 'node:path';
+import type { ObjectStore } from './object-store';
+import { FsObjectStore } from './object-store.fs';
+import { S3ObjectStore } from './object-store.s3';
+
+export interface ObjectStoreConfig {
+  dataDir: string;
+  s3?: {
+    endpoint: string;
+    accessKey: string;
+    secretKey: string;
+    bucket: string;
+    region?: string;
+  };
+  /** fs backend only: see FsObjectStoreOptions.fsync. */
+  fsync?: boolean;
+}
+
+/** Builds the store and readies it (folders, or the bucket), so the first request cannot race set-up. */
+export async function createObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {
+  const root = path.join(config.dataDir, 'storage');
+  if (config.s3) {
+    // Bodies of unknown size are spooled on local disk before their single PUT.
+    const store = new S3ObjectStore({ ...config.s3, spoolDir: path.join(root, 's3-spool') });
+    await store.ensureBucket();
+    return store;
+  }
+  const store = new FsObjectStore({ root, fsync: config.fsync });
+  await store.init();
+  return store;
+}
