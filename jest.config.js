@@ -32,8 +32,8 @@ module.exports = {
     {
       displayName: 'e2e',
       testEnvironment: 'node',
-      roots: ['<rootDir>/test/e2e'],
-      testMatch: ['**/*.e2e.ts'],
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/e2e/**/*.e2e.ts'],
       transform: { '^.+\\.(t|j|mj)sx?$': swc },
       transformIgnorePatterns,
     },

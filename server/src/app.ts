@@ -94,7 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerDocs(app);
   await registerWeb(app, config);
 
-  app.log.debug({ missing: missingHandlers(handlers).length }, 'contract operations without a handler');
+  app.decorate('operationsWithoutHandler', missingHandlers(handlers));
   return app;
 }
 
@@ -114,5 +114,7 @@ function registerDocs(app: FastifyInstance) {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
+    /** Contract operations that answer 501 until a module implements them. */
+    operationsWithoutHandler: string[];
   }
 }

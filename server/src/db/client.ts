@@ -16,6 +16,8 @@ export interface Database {
   exec: SqlExecutor;
   /** Applies pending migrations on one connection (advisory locks are per session). */
   migrate(): Promise<string[]>;
+  /** PGlite only: the data dir as a tarball (a fast template for tests). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
       await client.exec(sql);
     },
     migrate: () => runMigrations(async (sql) => void (await client.exec(sql)), query),
+    dump: async () => (await client.dumpDataDir('gzip')) as Blob,
     close: () => client.close(),
   };
 }

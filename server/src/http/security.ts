@@ -22,7 +22,7 @@ export function securityHook(requirement: SecurityRequirement, verifiers: Record
       try {
         for (const name of Object.keys(alternative)) {
           const verify = verifiers[name];
-          if (!verify) throw Errors.unavailable(`No verifier for security scheme ${name}`);
+          if (!verify) throw Errors.notImplemented(`security scheme ${name}`);
           await verify(req, reply);
         }
         return;

@@ -1,0 +1,3 @@
+export default async function globalTeardown(): Promise<void> {
+  // Templates are kept between runs on purpose (keyed by the migrations' hash).
+}
