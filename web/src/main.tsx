@@ -1,3 +1,5 @@
+// Base styles first: area stylesheets loaded by the routes refine them.
+import './styles/base.css';
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
@@ -7,7 +9,6 @@ import { ToastProvider } from './components/Toast';
 import { PageLoader } from './components/States';
 import { clearToken } from './lib/session';
 import { createAppRouter } from './router';
-import './styles/base.css';
 
 const router = createAppRouter();
 

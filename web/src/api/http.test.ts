@@ -37,3 +37,11 @@ it('reports network failures as "An unknown error occurred"', async () => {
   expect(err.message).toBe('An unknown error occurred');
   expect(err.status).toBe(0);
 });
+
+it('sends {} when an optional JSON body is left out', async () => {
+  const fetchMock = mockFetch(() => ({ body: { ok: true } }));
+  await customFetch('/account-details', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: undefined });
+  expect(fetchMock.mock.calls[0][1].body).toBe('{}');
+  await customFetch('/projects', { method: 'POST' });
+  expect(fetchMock.mock.calls[1][1].body).toBeUndefined();
+});

@@ -68,15 +68,19 @@ export function httpError(status: number, body: unknown): ApiError {
 export async function customFetch<T>(url: string, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
   for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
-  const isForm = typeof FormData !== 'undefined' && init.body instanceof FormData;
+  let payload = init.body;
+  const isForm = typeof FormData !== 'undefined' && payload instanceof FormData;
   if (isForm) headers.delete('Content-Type');
-  else if (init.body !== undefined && init.body !== null && !headers.has('Content-Type')) {
+  else if (payload === undefined || payload === null) {
+    // An optional JSON body left out: send an empty object, never an empty JSON body.
+    if (headers.get('Content-Type')?.includes('json')) payload = '{}';
+  } else if (!headers.has('Content-Type')) {
     headers.set('Content-Type', 'application/json');
   }
 
   let res: Response;
   try {
-    res = await fetch(withBase(url), { ...init, method: init.method ?? 'POST', headers });
+    res = await fetch(withBase(url), { ...init, body: payload, method: init.method ?? 'POST', headers });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(UNKNOWN_ERROR, 0);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -26,10 +26,11 @@ import { MfaCodeInput, emptyCode } from '../auth/MfaCodeInput';
 const ACCOUNT_KEY = ['/account-details'];
 
 function Switch({ label, checked, onChange, disabled, description }: { label: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean; description?: string }) {
+  const id = useId();
   return (
     <div className="switch-row">
       <div>
-        <p className="switch-label" id={`sw-${label}`}>
+        <p className="switch-label" id={`${id}-label`}>
           {label}
         </p>
         {description && <p className="muted">{description}</p>}
@@ -38,7 +39,7 @@ function Switch({ label, checked, onChange, disabled, description }: { label: st
         type="button"
         role="switch"
         aria-checked={checked}
-        aria-labelledby={`sw-${label}`}
+        aria-labelledby={`${id}-label`}
         className={`switch${checked ? ' is-on' : ''}`}
         onClick={() => onChange(!checked)}
         disabled={disabled}
