@@ -2,7 +2,7 @@
 // module's handlers, docs and the web console. Never listens (server.ts does).
 import path from 'node:path';
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyJwt from '@fastify/jwt';
 import fastifyMultipart from '@fastify/multipart';
 import YAML from 'yaml';
@@ -17,6 +17,7 @@ import { createRateLimiter } from './lib/rate-limit';
 import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
+import { createProjectsModule } from './modules/projects/projects.module';
 import { createSystemHandlers } from './modules/system/system.handlers';
 import { registerWeb } from './http/web';
 import type { Deps } from './deps';
@@ -38,7 +39,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
     // We log requests ourselves (onResponse) so every line carries the operationId too.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
 
@@ -85,12 +86,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const accounts = createAccountsModule(deps, app.jwt);
+  const projects = createProjectsModule(deps);
   const handlers: HandlerMap = {
     ...createSystemHandlers(deps),
     ...accounts.handlers,
+    ...projects.handlers,
     ...createContactHandlers(deps),
   };
-  await registerContract(app, { handlers, verifiers: { ...accounts.verifiers } });
+  await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers } });
   registerDocs(app);
   await registerWeb(app, config);
 

@@ -2,5 +2,6 @@
 import * as accountsTables from '../modules/accounts/accounts.tables';
 import * as rateLimitTables from '../lib/rate-limit.tables';
 import * as contactTables from '../modules/contact/contact.tables';
+import * as projectsTables from '../modules/projects/projects.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables };

@@ -88,8 +88,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' });
   });
+}
 
-  app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ message: `Route ${req.method} ${req.url.split('?')[0]} not found`, code: 'NOT_FOUND' });
-  });
+export function routeNotFound(method: string, url: string): AppError {
+  return Errors.notFound(`Route ${method} ${url.split('?')[0]}`);
 }

@@ -2,9 +2,15 @@
 // Unknown /api routes stay JSON 404s.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
+import { routeNotFound } from './errors';
 
 export async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
-  if (!config.webDir) return;
+  if (!config.webDir) {
+    app.setNotFoundHandler(async (req) => {
+      throw routeNotFound(req.method, req.url);
+    });
+    return;
+  }
   const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, {
     root: config.webDir,
@@ -16,10 +22,10 @@ export async function registerWeb(app: FastifyInstance, config: Config): Promise
       if (/[\\/]assets[\\/]/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0];
     if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      return reply.code(404).send({ message: `Route ${req.method} ${url} not found`, code: 'NOT_FOUND' });
+      throw routeNotFound(req.method, url);
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

@@ -1,0 +1,46 @@
+import type { HandlerMap } from '../../http/types';
+import { currentAccount } from '../accounts/accounts.handlers';
+import { projectView, type ProjectsService } from './projects.service';
+
+export function createProjectsHandlers(service: ProjectsService): HandlerMap {
+  const handlers: HandlerMap = {
+    listProjects: async (req) => {
+      const rows = await service.list(currentAccount(req).id);
+      return rows.map((p) => projectView(p, service.domainOf(p)));
+    },
+
+    checkSubdomain: async (req) => service.checkSubdomain(req.body.subdomain),
+
+    createProject: async (req) => {
+      const project = await service.create(currentAccount(req).id, req.body);
+      return { message: 'project created', project: projectView(project, service.domainOf(project)) };
+    },
+
+    getProjectDetails: async (req) => {
+      const p = await service.requireOwned(currentAccount(req).id, req.body.project_id);
+      return { id: p.id, domain: service.domainOf(p), user_id: p.ownerId, project_name: p.name, subdomain: p.subdomain, created_at: p.createdAt.toISOString() };
+    },
+
+    deleteProject: async (req) => {
+      await service.delete(currentAccount(req).id, req.params.projectId, req.body.confirm);
+      return { message: 'deleted' };
+    },
+
+    getBucketDetails: async (req) => {
+      const p = await service.requireOwned(currentAccount(req).id, req.params.projectId);
+      return { domain: service.bucketDomain, bucketId: p.bucketId, api_key: await service.key(p, 'bucket') };
+    },
+
+    getAuthenticationDetails: async (req) => {
+      const p = await service.requireOwned(currentAccount(req).id, req.params.projectId);
+      return { api_key: await service.key(p, 'authentication') };
+    },
+
+    rotateProjectKey: async (req) => {
+      const p = await service.requireOwned(currentAccount(req).id, req.params.projectId);
+      return { message: 'key rotated', api_key: await service.rotateKey(p, req.body.key) };
+    },
+  };
+  handlers.createProjectAlias = handlers.createProject as HandlerMap['createProjectAlias'];
+  return handlers;
+}
