@@ -1,27 +1,39 @@
 #!/usr/bin/env node
 // `npm test`: the server and web suites (jest), then the browser journeys when Chromium exists.
 // The server suite runs on PostgreSQL when DATABASE_URL is set, else on embedded PGlite.
+// Ends with one line "tests: N passed, N failed" over everything that ran.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--no-warnings'].filter(Boolean).join(' ') };
 const jest = path.join(root, 'node_modules/.bin/jest');
-const extra = process.argv.slice(2);
+const args = process.argv.slice(2);
+const projects = args.includes('--server-only') ? ['server'] : ['server', 'web'];
+const extra = args.filter((a) => a !== '--server-only');
 
-function run(args) {
-  const r = spawnSync(jest, args, { stdio: 'inherit', env, cwd: root });
+const totals = { passed: 0, failed: 0 };
+function runJest(jestArgs) {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-jest-')), 'results.json');
+  const r = spawnSync(jest, [...jestArgs, '--json', '--outputFile', out], { stdio: 'inherit', env, cwd: root });
+  if (fs.existsSync(out)) {
+    const res = JSON.parse(fs.readFileSync(out, 'utf8'));
+    totals.passed += res.numPassedTests;
+    totals.failed += res.numFailedTests + (res.numRuntimeErrorTestSuites ?? 0);
+  } else totals.failed += 1;
   return r.status ?? 1;
 }
 
-let status = run(['--selectProjects', 'server', 'web', ...extra]);
-if (status === 0 && !extra.length) {
+let status = runJest(['--selectProjects', ...projects, ...extra]);
+if (!extra.length && !args.includes('--server-only')) {
   if (fs.existsSync('/usr/bin/chromium') && fs.existsSync(path.join(root, 'test/e2e'))) {
-    status = spawnSync(process.execPath, [path.join(root, 'scripts/test-e2e.mjs')], { stdio: 'inherit', env, cwd: root }).status ?? 1;
+    status = runJest(['--selectProjects', 'e2e', '--runInBand']) || status;
   } else {
     console.log('e2e: skipped (no /usr/bin/chromium; `apt-get install chromium` to run the browser journeys)');
   }
 }
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(status);

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm start`: installs dependencies once, builds the server and the web console when their
+// sources changed since the last build, then serves everything on one port (PORT, default 3000).
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+function newestMtime(paths) {
+  let newest = 0;
+  const visit = (p) => {
+    if (!fs.existsSync(p)) return;
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      if (/node_modules|[\\/]dist$|generated-tmp/.test(p)) return;
+      for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  paths.forEach((p) => visit(path.join(root, p)));
+  return newest;
+}
+
+function stale(stamp, sources) {
+  const s = path.join(root, stamp);
+  return !fs.existsSync(s) || fs.statSync(s).mtimeMs < newestMtime(sources);
+}
+
+if (!fs.existsSync(bin('tsc')) || !fs.existsSync(bin('vite'))) {
+  console.log('hostbase: installing dependencies (first start)…');
+  run('npm', ['install', '--no-audit', '--no-fund']);
+}
+if (stale('dist/.stamp', ['server/src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])) {
+  console.log('hostbase: building the server…');
+  run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+  fs.writeFileSync(path.join(root, 'dist/.stamp'), new Date().toISOString());
+}
+if (stale('web/dist/.stamp', ['web/src', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml'])) {
+  console.log('hostbase: building the web console…');
+  run(bin('vite'), ['build', '--config', 'web/vite.config.mts', '--logLevel', 'warn']);
+  fs.writeFileSync(path.join(root, 'web/dist/.stamp'), new Date().toISOString());
+}
+
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist/server/src/server.js')], { stdio: 'inherit', cwd: root });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
