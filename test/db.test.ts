@@ -1,0 +1,34 @@
+// The embedded default: PGlite on disk keeps data across restarts and applies each migration
+// once; the same runner on PostgreSQL is idempotent and safe when instances start together.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../server/src/db/client';
+import { listMigrations } from '../server/src/db/migrate';
+import { createTestDatabase } from './helpers/test-db';
+
+test('PGlite under a data dir persists across a restart and migrates once', async () => {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-pglite-')), 'nested', 'pglite');
+  const first = await openDatabase({ pgliteDir: dir });
+  await first.query(`INSERT INTO accounts (name, email, email_normalized, password_hash) VALUES ('A', 'a@x.io', 'a@x.io', 'h')`);
+  await first.close();
+
+  const second = await openDatabase({ pgliteDir: dir });
+  expect(await second.migrate()).toEqual([]);
+  const rows = await second.query<{ email: string }>('SELECT email FROM accounts');
+  expect(rows.map((r) => r.email)).toEqual(['a@x.io']);
+  const applied = await second.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+  expect(applied.map((r) => r.name)).toEqual(listMigrations().map((m) => m.name));
+  await second.close();
+  fs.rmSync(path.dirname(path.dirname(dir)), { recursive: true, force: true });
+}, 60_000);
+
+test('running migrations again, concurrently, applies nothing twice', async () => {
+  const tdb = await createTestDatabase();
+  try {
+    const results = await Promise.all([tdb.database.migrate(), tdb.database.migrate()]);
+    expect(results).toEqual([[], []]);
+  } finally {
+    await tdb.drop();
+  }
+});
