@@ -32,3 +32,24 @@ test('running migrations again, concurrently, applies nothing twice', async () =
     await tdb.drop();
   }
 });
+
+test('housekeeping removes stale rate-limit windows and expired tokens, and keeps live ones', async () => {
+  const { runHousekeeping } = await import('../server/src/lib/housekeeping');
+  const tdb = await createTestDatabase();
+  try {
+    const db = tdb.database;
+    await db.query(`INSERT INTO rate_limits (key, window_start, count) VALUES ('old', now() - interval '2 days', 3), ('new', now(), 1)`);
+    const [acc] = await db.query<{ id: string }>(
+      `INSERT INTO accounts (name, email, email_normalized, password_hash) VALUES ('A', 'h@x.io', 'h@x.io', 'h') RETURNING id`,
+    );
+    await db.query(
+      `INSERT INTO account_tokens (account_id, kind, token_hash, expires_at) VALUES ($1, 'password_reset', 'a', now() - interval '2 days'), ($1, 'password_reset', 'b', now() + interval '1 hour')`,
+      [acc.id],
+    );
+    await runHousekeeping({ database: db });
+    expect((await db.query<{ key: string }>('SELECT key FROM rate_limits')).map((r) => r.key)).toEqual(['new']);
+    expect((await db.query<{ token_hash: string }>('SELECT token_hash FROM account_tokens')).map((r) => r.token_hash)).toEqual(['b']);
+  } finally {
+    await tdb.drop();
+  }
+});

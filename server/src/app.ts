@@ -14,6 +14,7 @@ import type { HandlerMap } from './http/types';
 import { systemClock, type Clock } from './lib/clock';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
 import { createRateLimiter } from './lib/rate-limit';
+import { scheduleHousekeeping } from './lib/housekeeping';
 import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerWeb(app, config);
 
   app.decorate('operationsWithoutHandler', missingHandlers(handlers));
+  scheduleHousekeeping(app, deps);
   return app;
 }
 
