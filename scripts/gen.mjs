@@ -4,7 +4,7 @@
 //   server/src/generated/operations.ts  (the list of operationIds, for the contract check)
 //   web/src/api/generated/**            (orval: the console's react-query hooks; scripts/gen-web.mjs)
 // With --check it generates into a temp dir and fails when a committed file differs (stale).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,7 +71,13 @@ if (!check) {
 } else {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-gen-'));
   let failed = false;
-  for (const t of targets) {
+  // The web hooks import their mutator by relative path, so they are checked in place by
+  // gen-web.mjs --check (it generates beside the committed folder and compares).
+  if (fs.existsSync(path.join(root, 'scripts/gen-web.mjs'))) {
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts/gen-web.mjs'), '--check'], { stdio: 'inherit', cwd: root });
+    if (r.status !== 0) failed = true;
+  }
+  for (const t of targets.filter((x) => x.name !== 'web')) {
     const out = path.join(tmp, t.name);
     t.gen(out);
     const problems = diffDirs(t.dir, out);
