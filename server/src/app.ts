@@ -19,6 +19,9 @@ import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
 import { createProjectsModule } from './modules/projects/projects.module';
+import { createStorageModule } from './modules/storage/storage.module';
+import { createObjectStore } from './modules/storage/object-store.factory';
+import type { ObjectStore } from './modules/storage/object-store';
 import { createSystemHandlers } from './modules/system/system.handlers';
 import { registerWeb } from './http/web';
 import type { Deps } from './deps';
@@ -28,6 +31,8 @@ export interface BuildOptions {
   database?: Database;
   mailer?: Mailer;
   clock?: Clock;
+  /** Use this ObjectStore instead of building one from the config (tests). */
+  objectStore?: ObjectStore;
   logger?: boolean | object;
 }
 
@@ -66,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     rateLimiter: createRateLimiter(database, clock),
     passwords: createPasswordHasher(config.passwordHashCost),
     secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')),
+    objectStore: options.objectStore ?? (await createObjectStore({ dataDir: config.dataDir, s3: config.s3 })),
   };
   app.decorate('deps', deps);
 
@@ -88,13 +94,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const accounts = createAccountsModule(deps, app.jwt);
   const projects = createProjectsModule(deps);
+  const storage = createStorageModule(deps, projects.service);
   const handlers: HandlerMap = {
     ...createSystemHandlers(deps),
     ...accounts.handlers,
     ...projects.handlers,
+    ...storage.handlers,
     ...createContactHandlers(deps),
   };
   await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers } });
+  await app.register(storage.shareLinkRoutes);
   registerDocs(app);
   await registerWeb(app, config);
 

@@ -7,6 +7,7 @@ import type { Clock } from './lib/clock';
 import type { Mailer } from './lib/mailer';
 import type { RateLimiter } from './lib/rate-limit';
 import type { PasswordHasher, SecretBox } from './lib/crypto';
+import type { ObjectStore } from './modules/storage/object-store';
 
 export interface Deps {
   config: Config;
@@ -18,4 +19,6 @@ export interface Deps {
   rateLimiter: RateLimiter;
   passwords: PasswordHasher;
   secrets: SecretBox;
+  /** Bytes of stored files (and anything else kept as objects): DATA_DIR or S3. */
+  objectStore: ObjectStore;
 }

@@ -1,0 +1,54 @@
+// What we record about an uploaded file from what the client said: a safe display name and a
+// MIME type. Both end up in response headers, so anything that could break a header is dropped.
+
+/** Common types by extension, for parts sent as application/octet-stream or with no type. */
+const BY_EXTENSION: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
+  svg: 'image/svg+xml', ico: 'image/x-icon', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff',
+  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', mkv: 'video/x-matroska',
+  mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', m4a: 'audio/mp4', flac: 'audio/flac',
+  pdf: 'application/pdf', json: 'application/json', xml: 'application/xml', zip: 'application/zip',
+  gz: 'application/gzip', tar: 'application/x-tar', wasm: 'application/wasm',
+  txt: 'text/plain', csv: 'text/csv', md: 'text/markdown', html: 'text/html', htm: 'text/html', css: 'text/css',
+  js: 'text/javascript', mjs: 'text/javascript',
+  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+const OCTET = 'application/octet-stream';
+/** type/subtype only (parameters dropped), RFC 6838 characters, as a header value can carry. */
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+export function objectType(clientType: string | undefined, name: string): string {
+  const declared = (clientType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (MIME.test(declared) && declared !== OCTET) return declared;
+  const ext = /\.([a-z0-9]{1,10})$/i.exec(name)?.[1]?.toLowerCase();
+  return (ext && BY_EXTENSION[ext]) || OCTET;
+}
+
+/** The file's name without any folder part or control characters, at most 255 characters. */
+export function displayName(filename: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const base = (filename ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return Array.from(base).slice(0, 255).join('') || 'file';
+}
+
+/** `inline` or `attachment` with the original name: an ASCII fallback and RFC 5987 `filename*`. */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** 104857600 → "100 MiB": base 1024 like the console, up to 2 decimals. */
+export function humanBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Math.round(value * 100) / 100} ${units[unit]}`;
+}

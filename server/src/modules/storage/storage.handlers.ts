@@ -1,0 +1,61 @@
+// Thin handlers keyed by operationId: console calls (bearer token, project by path, owned by the
+// caller), share links (public, segment + id), and app calls (bucket API key, its own project).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HandlerMap } from '../../http/types';
+import { currentAccount } from '../accounts/accounts.handlers';
+import { keyProject } from '../projects/projects.module';
+import type { ProjectsService } from '../projects/projects.service';
+import { sendObject, wantsAttachment } from './download';
+import type { FormPart, StorageService } from './storage.service';
+
+type ShareRequest = FastifyRequest<{ Params: { segment: string; objectId: string }; Querystring: { download?: string } }>;
+
+const form = (req: FastifyRequest) => req.parts() as AsyncIterable<FormPart>;
+
+/** GET {bucket domain}/s3/object-storage/{segment}/{objectId}, under /api and at the root. */
+export function shareLinkHandler(storage: StorageService) {
+  return async (req: ShareRequest, reply: FastifyReply) => {
+    const row = await storage.shared(req.params.segment, req.params.objectId);
+    return sendObject(req, reply, storage.store, row, { attachment: wantsAttachment(req.query.download) });
+  };
+}
+
+export function createStorageHandlers(storage: StorageService, projects: ProjectsService): HandlerMap {
+  const owned = (req: FastifyRequest<{ Params: { projectId: string } }>) =>
+    projects.requireOwned(currentAccount(req).id, req.params.projectId);
+
+  return {
+    uploadObject: async (req) => {
+      const row = await storage.upload(await owned(req), form(req));
+      return { message: 'saved', file: storage.view(row) };
+    },
+
+    listObjects: async (req) => storage.list(await owned(req), req.body?.page ?? 1),
+
+    deleteObjects: async (req) => {
+      const deleted = await storage.delete(await owned(req), req.body.file_ids);
+      return { message: 'deleted', deleted };
+    },
+
+    downloadObject: shareLinkHandler(storage) as HandlerMap['downloadObject'],
+
+    bucketUploadObject: async (req) => {
+      const row = await storage.upload(keyProject(req), form(req));
+      return { message: 'saved', file: storage.view(row) };
+    },
+
+    bucketListObjects: async (req) => storage.list(keyProject(req), req.query.page ?? 1),
+
+    bucketDownloadObject: async (req, reply) => {
+      const row = await storage.owned(keyProject(req), req.params.objectId);
+      return sendObject(req, reply, storage.store, row, { attachment: false });
+    },
+
+    bucketDeleteObject: async (req) => {
+      const project = keyProject(req);
+      await storage.owned(project, req.params.objectId);
+      await storage.delete(project, [req.params.objectId]);
+      return { message: 'deleted' };
+    },
+  };
+}

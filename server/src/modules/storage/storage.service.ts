@@ -1,0 +1,192 @@
+// Stored files: streaming uploads under a per-file limit and the owner's plan quota, pages of a
+// project's files, deletion, and the lookups behind downloads. Bytes go through the ObjectStore,
+// rows through the repository; a row is written only after its bytes are complete, and bytes
+// whose row could not be written are removed, so the two never disagree for long.
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppError, Errors } from '../../http/errors';
+import { planLimits } from '../../lib/plans';
+import type { ProjectRow } from '../projects/projects.tables';
+import { ObjectTooLargeError, type ObjectStore } from './object-store';
+import type { StorageRepository } from './storage.repository';
+import type { StorageObjectRow } from './storage.tables';
+import { displayName, humanBytes, objectType } from './file-meta';
+
+export const PAGE_SIZE = 100;
+
+/** One part of a multipart form, as @fastify/multipart yields it. */
+export type FormPart =
+  | { type: 'field'; fieldname: string; value: unknown }
+  | { type: 'file'; fieldname: string; filename: string; mimetype: string; file: Readable & { truncated?: boolean } };
+
+export interface StorageServiceDeps {
+  repo: StorageRepository;
+  store: ObjectStore;
+  maxUploadBytes: number;
+  /** Where share links point: PUBLIC_URL, the bucket domain. */
+  bucketDomain: string;
+}
+
+export const objectKey = (projectId: string, objectId: string) => `projects/${projectId}/objects/${objectId}`;
+export const projectPrefix = (projectId: string) => `projects/${projectId}/`;
+
+export class StorageService {
+  constructor(private readonly d: StorageServiceDeps) {}
+
+  /** Storage used by the owner across all projects, and the plan's allowance (undefined: unlimited). */
+  async quota(ownerId: string): Promise<{ usedBytes: number; quotaBytes?: number; planLabel: string }> {
+    const { plan, usedBytes } = await this.d.repo.usage(ownerId);
+    const limits = planLimits(plan);
+    return { usedBytes, quotaBytes: Number.isFinite(limits.storageBytes) ? limits.storageBytes : undefined, planLabel: limits.label };
+  }
+
+  /**
+   * Reads the form and streams its one `file` part into the store. `project_id`, when sent (before
+   * or after the file), must name `project`. Whatever fails, nothing is left: no bytes, no row.
+   */
+  async upload(project: ProjectRow, form: AsyncIterable<FormPart>): Promise<StorageObjectRow> {
+    const { usedBytes, quotaBytes, planLabel } = await this.quota(project.ownerId);
+    const quotaError = () =>
+      Errors.payloadTooLarge(
+        `Storage quota exceeded: the ${planLabel} plan allows ${humanBytes(quotaBytes!)} and ${humanBytes(usedBytes)} is in use`,
+      );
+    const remaining = quotaBytes === undefined ? Infinity : quotaBytes - usedBytes;
+    if (remaining <= 0) throw quotaError();
+
+    const objectId = crypto.randomUUID();
+    const key = objectKey(project.id, objectId);
+    let stored: { size: number; etag: string; name: string; type: string } | undefined;
+    try {
+      for await (const part of form) {
+        if (part.type === 'field') {
+          if (part.fieldname === 'project_id' && String(part.value) !== project.id) {
+            throw Errors.validation('body/project_id must match the project in the path');
+          }
+          continue;
+        }
+        if (part.fieldname !== 'file') {
+          part.file.destroy();
+          throw Errors.validation(`body/file is required (the file was sent as "${part.fieldname}")`);
+        }
+        stored = await this.putPart(key, part, remaining, quotaError);
+      }
+      if (!stored) throw Errors.validation("body must have required property 'file'");
+      const now = new Date();
+      const row = await this.d.repo.insertWithinQuota(
+        project.ownerId,
+        {
+          objectId, projectId: project.id, storageKey: key, name: stored.name, objectType: stored.type,
+          objectSize: stored.size, etag: stored.etag, shareSegment: crypto.randomBytes(18).toString('base64url'),
+          createdAt: now, updatedAt: now,
+        },
+        (plan) => planLimits(plan).storageBytes,
+      );
+      // Concurrent uploads of the same account took the room meanwhile.
+      if (!row) throw quotaError();
+      return row;
+    } catch (err) {
+      if (stored) await this.d.store.delete(key);
+      throw asClientError(err);
+    }
+  }
+
+  private async putPart(key: string, part: Extract<FormPart, { type: 'file' }>, remaining: number, quotaError: () => AppError) {
+    const max = this.d.maxUploadBytes;
+    const tooLarge = () => Errors.payloadTooLarge(`File is larger than the upload limit of ${humanBytes(max)} (${max} bytes)`);
+    // The multipart parser stops at the same limit but only marks the stream truncated (it ends
+    // normally); failing the stream at that moment keeps a cut-off file from ever being stored.
+    let overLimit = false;
+    part.file.once('limit', () => {
+      overLimit = true;
+      part.file.destroy(new ObjectTooLargeError(max));
+    });
+    const name = displayName(part.filename);
+    const type = objectType(part.mimetype, name);
+    try {
+      const put = await this.d.store.put(key, part.file, { contentType: type, maxBytes: Math.min(max, remaining) });
+      if (part.file.truncated) {
+        await this.d.store.delete(key);
+        throw tooLarge();
+      }
+      return { ...put, name, type };
+    } catch (err) {
+      if (err instanceof ObjectTooLargeError) throw overLimit || err.maxBytes >= max ? tooLarge() : quotaError();
+      throw err;
+    }
+  }
+
+  async list(project: ProjectRow, page = 1) {
+    const { rows, total } = await this.d.repo.page(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+    const { usedBytes, quotaBytes } = await this.quota(project.ownerId);
+    return {
+      files: rows.map((r) => this.view(r)),
+      total,
+      page,
+      page_size: PAGE_SIZE,
+      next_page: page * PAGE_SIZE < total ? page + 1 : null,
+      usage_bytes: usedBytes,
+      ...(quotaBytes === undefined ? {} : { quota_bytes: quotaBytes }),
+    };
+  }
+
+  /** Deletes those of `objectIds` that are the project's; returns how many. */
+  async delete(project: ProjectRow, objectIds: string[]): Promise<number> {
+    // Rows first: if removing bytes fails, a file is gone from listings and links (orphan bytes
+    // are only wasted space), never listed without its bytes.
+    const rows = await this.d.repo.deleteOwned(project.id, objectIds);
+    for (const row of rows) await this.d.store.delete(row.storageKey);
+    return rows.length;
+  }
+
+  /** Removes every byte of a project; its rows go with the project (ON DELETE CASCADE). */
+  async deleteProjectFiles(project: Pick<ProjectRow, 'id'>): Promise<void> {
+    await this.d.store.deletePrefix(projectPrefix(project.id));
+  }
+
+  /** The file behind a share link, or 404: a wrong segment is indistinguishable from no file. */
+  async shared(segment: string, objectId: string): Promise<StorageObjectRow> {
+    const row = await this.d.repo.find(objectId);
+    if (!row || !sameString(row.shareSegment, segment)) throw Errors.notFound('File');
+    return row;
+  }
+
+  /** The project's own file, or 404 (another project's file is indistinguishable from none). */
+  async owned(project: ProjectRow, objectId: string): Promise<StorageObjectRow> {
+    const row = await this.d.repo.find(objectId);
+    if (!row || row.projectId !== project.id) throw Errors.notFound('File');
+    return row;
+  }
+
+  get store(): ObjectStore {
+    return this.d.store;
+  }
+
+  view(r: StorageObjectRow) {
+    return {
+      object_id: r.objectId,
+      object_type: r.objectType,
+      object_size: r.objectSize,
+      metadata: JSON.stringify({ name: r.name }),
+      path: `${this.d.bucketDomain}/s3/object-storage/${r.shareSegment}/${r.objectId}`,
+      created_at: r.createdAt.toISOString(),
+      updated_at: r.updatedAt.toISOString(),
+    };
+  }
+}
+
+function sameString(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+/** Parser failures of a malformed form are the client's (400), not ours. */
+function asClientError(err: unknown): unknown {
+  if ((err as { code?: string })?.code === 'FST_FILES_LIMIT') return Errors.validation('Send one file per upload');
+  if (err instanceof AppError || (err as { code?: string })?.code?.startsWith?.('FST_')) return err;
+  const message = (err as Error)?.message ?? '';
+  if (/multipart|part|boundary|form/i.test(message) && !(err as { errno?: number }).errno) {
+    return Errors.validation(`The multipart body is malformed: ${message}`);
+  }
+  return err;
+}
