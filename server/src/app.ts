@@ -19,6 +19,7 @@ import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
 import { createProjectsModule } from './modules/projects/projects.module';
+import { createAuthUsersModule } from './modules/auth-users/auth-users.module';
 import { createStorageModule } from './modules/storage/storage.module';
 import { createObjectStore } from './modules/storage/object-store.factory';
 import type { ObjectStore } from './modules/storage/object-store';
@@ -94,15 +95,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const accounts = createAccountsModule(deps, app.jwt);
   const projects = createProjectsModule(deps);
+  const authUsers = createAuthUsersModule(deps, projects.service);
   const storage = createStorageModule(deps, projects.service);
   const handlers: HandlerMap = {
     ...createSystemHandlers(deps),
     ...accounts.handlers,
     ...projects.handlers,
+    ...authUsers.handlers,
     ...storage.handlers,
     ...createContactHandlers(deps),
   };
-  await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers } });
+  // Before the contract: its onSend hook must see the /api/auth/v1 routes.
+  await app.register(authUsers.cors);
+  await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers, ...authUsers.verifiers } });
   await app.register(storage.shareLinkRoutes);
   registerDocs(app);
   await registerWeb(app, config);

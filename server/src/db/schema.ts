@@ -3,6 +3,7 @@ import * as accountsTables from '../modules/accounts/accounts.tables';
 import * as rateLimitTables from '../lib/rate-limit.tables';
 import * as contactTables from '../modules/contact/contact.tables';
 import * as projectsTables from '../modules/projects/projects.tables';
+import * as authUsersTables from '../modules/auth-users/auth-users.tables';
 import * as storageTables from '../modules/storage/storage.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...storageTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables };

@@ -1,0 +1,55 @@
+// CORS for the app-side auth API (/api/auth/v1/*), per project and closed by default.
+//
+// Design: a browser's preflight carries no x-api-key, so it can't name the project. It is
+// answered 204 with the allowed methods and headers (x-api-key, authorization, content-type) and
+// echoes the Origin only when some project lists that origin (nothing is revealed: the preflight
+// grants nothing by itself). The real request then carries the key: it gets
+// Access-Control-Allow-Origin only when the key's project lists the origin, so a page on an
+// origin listed by project A can't read answers made with project B's key. Keyless calls (reset
+// and verify, whose token names the project) are checked against the token's project once it is
+// known, and against "any project" when the token was bad, so the app can show the error.
+// Origins are exact (scheme://host:port); no wildcards and no credentials (tokens travel in headers).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthUsersService } from './auth-users.service';
+
+export const AUTH_API_PREFIX = '/api/auth/v1/';
+const ALLOW_METHODS = 'GET, POST, OPTIONS';
+const ALLOW_HEADERS = 'x-api-key, authorization, content-type';
+
+export function endUserCorsPlugin(service: AuthUsersService) {
+  const plugin = async (app: FastifyInstance) => {
+    app.options(`${AUTH_API_PREFIX}*`, async (req, reply) => {
+      const origin = req.headers.origin;
+      reply.header('vary', 'Origin');
+      if (origin && (await service.originAllowedAnywhere(origin))) {
+        reply.headers({
+          'access-control-allow-origin': origin,
+          'access-control-allow-methods': ALLOW_METHODS,
+          'access-control-allow-headers': ALLOW_HEADERS,
+          'access-control-max-age': '600',
+        });
+      }
+      return reply.code(204).send();
+    });
+
+    app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
+      if (req.method === 'OPTIONS' || !req.url.startsWith(AUTH_API_PREFIX)) return payload;
+      reply.header('vary', 'Origin');
+      const origin = req.headers.origin;
+      if (!origin) return payload;
+      const projectId = req.project?.id ?? req.authProjectId;
+      const keyless = req.headers['x-api-key'] === undefined;
+      const allowed = projectId
+        ? await service.originAllowedForProject(projectId, origin)
+        : keyless && (await service.originAllowedAnywhere(origin));
+      if (allowed) {
+        reply.header('access-control-allow-origin', origin);
+        reply.header('access-control-expose-headers', 'retry-after');
+      }
+      return payload;
+    });
+  };
+  // Hooks apply to the whole app, not an encapsulated child (fastify-plugin's skip-override).
+  (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+  return plugin;
+}

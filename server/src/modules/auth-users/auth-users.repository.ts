@@ -1,0 +1,215 @@
+// Drizzle queries for a project's end users, their refresh tokens and one-time tokens, and the
+// project's auth settings. Every user query is scoped by project id. Single use and rotation are
+// enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { isUuid } from '../accounts/accounts.repository';
+import {
+  authSettings,
+  endUserRefreshTokens,
+  endUsers,
+  endUserTokens,
+  type EndUserRow,
+  type EndUserTokenKind,
+} from './auth-users.tables';
+
+export interface AuthSettings {
+  allowedOrigins: string[];
+  siteUrl: string | null;
+}
+
+export class AuthUsersRepository {
+  constructor(private readonly db: Db) {}
+
+  // ------------------------------------------------------------------ settings
+  async settings(projectId: string): Promise<AuthSettings> {
+    const [row] = await this.db
+      .select({ allowedOrigins: authSettings.allowedOrigins, siteUrl: authSettings.siteUrl })
+      .from(authSettings)
+      .where(eq(authSettings.projectId, projectId))
+      .limit(1);
+    return row ?? { allowedOrigins: [], siteUrl: null };
+  }
+
+  async saveSettings(projectId: string, values: Partial<AuthSettings>): Promise<AuthSettings> {
+    const [row] = await this.db
+      .insert(authSettings)
+      .values({ projectId, ...values })
+      .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: new Date() } })
+      .returning({ allowedOrigins: authSettings.allowedOrigins, siteUrl: authSettings.siteUrl });
+    return row;
+  }
+
+  async originListedByAnyProject(origin: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ one: sql<number>`1` })
+      .from(authSettings)
+      .where(sql`${authSettings.allowedOrigins} @> ARRAY[${origin}]::text[]`)
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  async originListedByProject(projectId: string, origin: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ one: sql<number>`1` })
+      .from(authSettings)
+      .where(and(eq(authSettings.projectId, projectId), sql`${authSettings.allowedOrigins} @> ARRAY[${origin}]::text[]`))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  // ------------------------------------------------------------------ users
+  async list(projectId: string, limit: number, offset: number): Promise<EndUserRow[]> {
+    return this.db
+      .select()
+      .from(endUsers)
+      .where(eq(endUsers.projectId, projectId))
+      .orderBy(desc(endUsers.createdAt), desc(endUsers.id))
+      .limit(limit)
+      .offset(offset);
+  }
+
+  async count(projectId: string): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(endUsers).where(eq(endUsers.projectId, projectId));
+    return Number(row.n);
+  }
+
+  /** Undefined when the email is taken in this project (the unique index decides). */
+  async insert(values: { projectId: string; email: string; emailNormalized: string; passwordHash: string; lastLogin?: Date }): Promise<EndUserRow | undefined> {
+    const [row] = await this.db
+      .insert(endUsers)
+      .values(values)
+      .onConflictDoNothing({ target: [endUsers.projectId, endUsers.emailNormalized] })
+      .returning();
+    return row;
+  }
+
+  async findByEmail(projectId: string, emailNormalized: string): Promise<EndUserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.emailNormalized, emailNormalized)))
+      .limit(1);
+    return row;
+  }
+
+  async findById(projectId: string, id: string): Promise<EndUserRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  /** By id alone: for one-time tokens, whose row names the user (and so the project). */
+  async findAnyById(id: string): Promise<EndUserRow | undefined> {
+    const [row] = await this.db.select().from(endUsers).where(eq(endUsers.id, id)).limit(1);
+    return row;
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(endUsers)
+      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
+      .returning({ id: endUsers.id });
+    return rows.length === 1;
+  }
+
+  async touchLastLogin(id: string, now: Date): Promise<EndUserRow> {
+    const [row] = await this.db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
+    return row;
+  }
+
+  async markVerified(id: string, now: Date): Promise<void> {
+    await this.db.update(endUsers).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(endUsers.id, id));
+  }
+
+  /** New password, older access tokens refused (token_version) and every session revoked, at once. */
+  async setPassword(id: string, passwordHash: string, now: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(endUsers)
+        .set({ passwordHash, tokenVersion: sql`${endUsers.tokenVersion} + 1`, updatedAt: now })
+        .where(eq(endUsers.id, id));
+      await tx
+        .update(endUserRefreshTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(endUserRefreshTokens.userId, id), isNull(endUserRefreshTokens.revokedAt)));
+    });
+  }
+
+  // ------------------------------------------------------------------ refresh tokens
+  async insertRefreshToken(values: { userId: string; projectId: string; familyId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+    await this.db.insert(endUserRefreshTokens).values(values);
+  }
+
+  /**
+   * Marks a live token of this project rotated and inserts its successor, in one transaction.
+   * Undefined when the token is not live (unknown, other project, expired, revoked or rotated).
+   */
+  async rotateRefreshToken(
+    projectId: string,
+    tokenHash: string,
+    next: { tokenHash: string; expiresAt: Date },
+    now: Date,
+  ): Promise<{ userId: string; familyId: string } | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(endUserRefreshTokens)
+        .set({ rotatedAt: now })
+        .where(
+          and(
+            eq(endUserRefreshTokens.tokenHash, tokenHash),
+            eq(endUserRefreshTokens.projectId, projectId),
+            isNull(endUserRefreshTokens.rotatedAt),
+            isNull(endUserRefreshTokens.revokedAt),
+            gt(endUserRefreshTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: endUserRefreshTokens.userId, familyId: endUserRefreshTokens.familyId });
+      if (!row) return undefined;
+      await tx.insert(endUserRefreshTokens).values({ ...row, projectId, ...next });
+      return row;
+    });
+  }
+
+  async findRefreshToken(projectId: string, tokenHash: string) {
+    const [row] = await this.db
+      .select()
+      .from(endUserRefreshTokens)
+      .where(and(eq(endUserRefreshTokens.tokenHash, tokenHash), eq(endUserRefreshTokens.projectId, projectId)))
+      .limit(1);
+    return row;
+  }
+
+  async revokeFamily(familyId: string, now: Date): Promise<void> {
+    await this.db
+      .update(endUserRefreshTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(endUserRefreshTokens.familyId, familyId), isNull(endUserRefreshTokens.revokedAt)));
+  }
+
+  // ------------------------------------------------------------------ one-time tokens
+  async createToken(userId: string, kind: EndUserTokenKind, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.db.insert(endUserTokens).values({ userId, kind, tokenHash, expiresAt });
+  }
+
+  /** Marks a valid token used and returns its user id, atomically. */
+  async consumeToken(kind: EndUserTokenKind, tokenHash: string, now: Date): Promise<string | undefined> {
+    const [row] = await this.db
+      .update(endUserTokens)
+      .set({ usedAt: now })
+      .where(and(eq(endUserTokens.kind, kind), eq(endUserTokens.tokenHash, tokenHash), isNull(endUserTokens.usedAt), gt(endUserTokens.expiresAt, now)))
+      .returning({ userId: endUserTokens.userId });
+    return row?.userId;
+  }
+
+  async closeTokens(userId: string, kind: EndUserTokenKind, now: Date): Promise<void> {
+    await this.db
+      .update(endUserTokens)
+      .set({ usedAt: now })
+      .where(and(eq(endUserTokens.userId, userId), eq(endUserTokens.kind, kind), isNull(endUserTokens.usedAt)));
+  }
+}

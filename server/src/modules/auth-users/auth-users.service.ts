@@ -1,0 +1,339 @@
+// The rules of a project's end users: console management (list, add, delete, reset mail,
+// settings) and the app-side auth API (sign-up, sign-in, refresh with rotation and reuse
+// detection, sign-out, password reset, email verification). Depends on interfaces only.
+import crypto from 'node:crypto';
+import type { Clock } from '../../lib/clock';
+import type { Mailer } from '../../lib/mailer';
+import type { Limit, RateLimiter } from '../../lib/rate-limit';
+import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
+import { Errors } from '../../http/errors';
+import { checkPassword, normalizeEmail } from '../accounts/accounts.service';
+import type { ProjectRow } from '../projects/projects.tables';
+import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
+import type { EndUserRow } from './auth-users.tables';
+import type { EndUserTokens } from './enduser-tokens';
+
+export const PAGE_SIZE = 100;
+const RESET_TTL_MS = 60 * 60 * 1000;
+const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
+const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Limits, all keyed by project too: one project's traffic never throttles another's users. */
+export const LIMITS = {
+  signInPerIp: { max: 100, windowSeconds: 15 * 60 },
+  /** Failed sign-ins per email (known or not), cleared by a success. */
+  signInFailuresPerUser: { max: 10, windowSeconds: 15 * 60 },
+  signUpPerIp: { max: 30, windowSeconds: 60 * 60 },
+  recoverPerIp: { max: 10, windowSeconds: 15 * 60 },
+  recoverPerUser: { max: 3, windowSeconds: 60 * 60 },
+  resetPerIp: { max: 20, windowSeconds: 15 * 60 },
+  verifyMailPerUser: { max: 5, windowSeconds: 60 * 60 },
+  consoleResetPerUser: { max: 5, windowSeconds: 60 * 60 },
+} as const;
+
+export interface AuthUsersServiceDeps {
+  repo: AuthUsersRepository;
+  passwords: PasswordHasher;
+  tokens: EndUserTokens;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  publicUrl: string;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export interface EndUserSession {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  user: ReturnType<typeof endUserView>;
+}
+
+export const INVALID_REFRESH = 'Invalid refresh token';
+
+export class AuthUsersService {
+  constructor(private readonly d: AuthUsersServiceDeps) {}
+
+  private now(): Date {
+    return this.d.clock.now();
+  }
+
+  private limit(name: keyof typeof LIMITS, project: Pick<ProjectRow, 'id'>, who: string): Limit {
+    return { key: `enduser-${name}:${project.id}:${who}`, ...LIMITS[name] };
+  }
+
+  // ================================================================== console
+  async list(project: ProjectRow, page = 1) {
+    const [users, total] = await Promise.all([this.d.repo.list(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE), this.d.repo.count(project.id)]);
+    return {
+      users: users.map(consoleUserView),
+      total,
+      page,
+      page_size: PAGE_SIZE,
+      next_page: page * PAGE_SIZE < total ? page + 1 : null,
+    };
+  }
+
+  async add(project: ProjectRow, input: { email: string; password: string }): Promise<EndUserRow> {
+    return this.create(project, input);
+  }
+
+  private async create(project: ProjectRow, input: { email: string; password: string }, lastLogin?: Date): Promise<EndUserRow> {
+    const email = input.email.trim();
+    checkPassword(input.password);
+    const passwordHash = await this.d.passwords.hash(input.password);
+    const user = await this.d.repo.insert({ projectId: project.id, email, emailNormalized: normalizeEmail(email), passwordHash, lastLogin });
+    if (!user) throw Errors.conflict('A user with this email already exists in this project');
+    return user;
+  }
+
+  /** The project's user by id; when an email is given too it must be that user's. */
+  private async requireUser(project: ProjectRow, userId: string, email?: string): Promise<EndUserRow> {
+    const user = await this.d.repo.findById(project.id, userId);
+    if (!user) throw Errors.notFound('User');
+    if (email !== undefined && normalizeEmail(email) !== user.emailNormalized) throw Errors.validation('body/email does not match the user with this user_id');
+    return user;
+  }
+
+  async remove(project: ProjectRow, userId: string, email?: string): Promise<void> {
+    const user = await this.requireUser(project, userId, email);
+    if (!(await this.d.repo.delete(project.id, user.id))) throw Errors.notFound('User');
+  }
+
+  /** The developer asks for a reset mail to be sent to one of the project's users. */
+  async sendResetFromConsole(project: ProjectRow, userId: string, email?: string): Promise<void> {
+    const user = await this.requireUser(project, userId, email);
+    await this.d.rateLimiter.hit(this.limit('consoleResetPerUser', project, user.id));
+    await this.mailReset(project, user);
+  }
+
+  async settings(project: ProjectRow, input: { allowed_origins?: string[]; site_url?: string | null } = {}) {
+    const update: Partial<AuthSettings> = {};
+    if (input.allowed_origins !== undefined) update.allowedOrigins = input.allowed_origins.map((o, i) => normalizeOrigin(o, i));
+    if (input.site_url !== undefined) update.siteUrl = normalizeSiteUrl(input.site_url);
+    if (update.allowedOrigins) update.allowedOrigins = [...new Set(update.allowedOrigins)];
+    const s = Object.keys(update).length ? await this.d.repo.saveSettings(project.id, update) : await this.d.repo.settings(project.id);
+    return { allowed_origins: s.allowedOrigins, site_url: s.siteUrl };
+  }
+
+  // ================================================================== app side
+  private async session(project: Pick<ProjectRow, 'id'>, user: EndUserRow, familyId = crypto.randomUUID()): Promise<EndUserSession> {
+    const refresh = randomToken(32);
+    await this.d.repo.insertRefreshToken({
+      userId: user.id,
+      projectId: project.id,
+      familyId,
+      tokenHash: sha256(refresh),
+      expiresAt: new Date(this.now().getTime() + REFRESH_TTL_MS),
+    });
+    return this.answer(project, user, refresh);
+  }
+
+  private answer(project: Pick<ProjectRow, 'id'>, user: EndUserRow, refresh: string): EndUserSession {
+    return {
+      access_token: this.d.tokens.sign({ sub: user.id, pid: project.id, tv: user.tokenVersion }),
+      refresh_token: refresh,
+      token_type: 'bearer',
+      expires_in: this.d.tokens.ttlSeconds,
+      user: endUserView(user),
+    };
+  }
+
+  async signUp(project: ProjectRow, input: { email: string; password: string }, ip: string): Promise<EndUserSession> {
+    await this.d.rateLimiter.hit(this.limit('signUpPerIp', project, ip));
+    const user = await this.create(project, input, this.now());
+    return this.session(project, user);
+  }
+
+  async signIn(project: ProjectRow, input: { email: string; password: string }, ip: string): Promise<EndUserSession> {
+    const emailKey = normalizeEmail(input.email);
+    await this.d.rateLimiter.hit(this.limit('signInPerIp', project, ip));
+    // Keyed by the email, not the row: an unknown email is throttled exactly like a known one.
+    const perUser = this.limit('signInFailuresPerUser', project, emailKey);
+    await this.d.rateLimiter.check(perUser);
+    const user = await this.d.repo.findByEmail(project.id, emailKey);
+    const ok = user ? await this.d.passwords.verify(input.password, user.passwordHash) : (await this.d.passwords.dummyVerify(input.password), false);
+    if (!user || !ok) {
+      await this.d.rateLimiter.fail(perUser);
+      throw Errors.invalidCredentials();
+    }
+    await this.d.rateLimiter.reset(perUser.key);
+    const updated = await this.d.repo.touchLastLogin(user.id, this.now());
+    return this.session(project, updated);
+  }
+
+  /**
+   * Rotates the refresh token. Presenting a token that was already rotated means two holders
+   * (a thief and the user): the whole family is revoked and both must sign in again. Strict on
+   * purpose, so two tabs racing one refresh token also lose the session.
+   */
+  async refresh(project: ProjectRow, refreshToken: string): Promise<EndUserSession> {
+    const now = this.now();
+    const next = randomToken(32);
+    const hash = sha256(refreshToken);
+    const rotated = await this.d.repo.rotateRefreshToken(project.id, hash, { tokenHash: sha256(next), expiresAt: new Date(now.getTime() + REFRESH_TTL_MS) }, now);
+    if (!rotated) {
+      const seen = await this.d.repo.findRefreshToken(project.id, hash);
+      if (seen?.rotatedAt && !seen.revokedAt) {
+        await this.d.repo.revokeFamily(seen.familyId, now);
+        this.d.log?.warn({ projectId: project.id, userId: seen.userId, familyId: seen.familyId }, 'refresh token reused: session family revoked');
+      }
+      throw Errors.unauthorized(INVALID_REFRESH);
+    }
+    const user = await this.d.repo.findById(project.id, rotated.userId);
+    if (!user) throw Errors.unauthorized(INVALID_REFRESH);
+    return this.answer(project, user, next);
+  }
+
+  /** Revokes the session (the token's whole family) the refresh token belongs to. */
+  async signOut(project: ProjectRow, refreshToken: string): Promise<void> {
+    const row = await this.d.repo.findRefreshToken(project.id, sha256(refreshToken));
+    if (!row || row.revokedAt) throw Errors.unauthorized(INVALID_REFRESH);
+    await this.d.repo.revokeFamily(row.familyId, this.now());
+  }
+
+  /** The user behind a valid access token of this project, still at the token's version. */
+  async authenticate(project: Pick<ProjectRow, 'id'>, accessToken: string): Promise<EndUserRow> {
+    const claims = this.d.tokens.verify(accessToken, project.id);
+    if (!claims) throw Errors.invalidToken();
+    const user = await this.d.repo.findById(project.id, claims.sub);
+    if (!user || user.tokenVersion !== claims.tv) throw Errors.invalidToken();
+    return user;
+  }
+
+  /** Always resolves for a well-formed email; mails a link only when the user exists. */
+  async requestReset(project: ProjectRow, email: string, ip: string): Promise<void> {
+    await this.d.rateLimiter.hit(this.limit('recoverPerIp', project, ip));
+    const user = await this.d.repo.findByEmail(project.id, normalizeEmail(email));
+    if (!user) return;
+    // Silent per user: the answer must not differ from an unknown email's.
+    try {
+      await this.d.rateLimiter.hit(this.limit('recoverPerUser', project, user.id));
+    } catch {
+      return;
+    }
+    await this.mailReset(project, user);
+  }
+
+  /** Sets the password from a reset token; the token's row names the user and so the project. */
+  async resetPassword(token: string, password: string, ip: string): Promise<string> {
+    await this.d.rateLimiter.hit({ key: `enduser-reset:ip:${ip}`, ...LIMITS.resetPerIp });
+    checkPassword(password);
+    const now = this.now();
+    const userId = await this.d.repo.consumeToken('password_reset', sha256(token), now);
+    const user = userId && (await this.d.repo.findAnyById(userId));
+    if (!user) throw Errors.badRequest('This reset link is invalid or has expired');
+    await this.d.repo.setPassword(user.id, await this.d.passwords.hash(password), now);
+    await this.d.repo.closeTokens(user.id, 'password_reset', now);
+    await this.d.rateLimiter.reset(this.limit('signInFailuresPerUser', { id: user.projectId }, user.emailNormalized).key);
+    return user.projectId;
+  }
+
+  async sendVerification(project: ProjectRow, user: EndUserRow): Promise<'sent' | 'already'> {
+    if (user.emailVerifiedAt) return 'already';
+    await this.d.rateLimiter.hit(this.limit('verifyMailPerUser', project, user.id));
+    const token = randomToken();
+    await this.d.repo.createToken(user.id, 'email_verify', sha256(token), new Date(this.now().getTime() + VERIFY_TTL_MS));
+    const link = `${await this.linkBase(project)}/verify-email?token=${token}`;
+    await this.d.mailer.send({
+      to: user.email,
+      subject: `Verify your email for ${project.name}`,
+      text: `Hello,\n\nPlease confirm that ${user.email} is your address for ${project.name} by opening this link within 24 hours:\n\n${link}\n`,
+    });
+    return 'sent';
+  }
+
+  /** The project id of the confirmed user, or undefined for an invalid or used token. */
+  async confirmEmail(token: string): Promise<string | undefined> {
+    const now = this.now();
+    const userId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
+    const user = userId && (await this.d.repo.findAnyById(userId));
+    if (!user) return undefined;
+    await this.d.repo.markVerified(user.id, now);
+    return user.projectId;
+  }
+
+  // ================================================================== mail
+  /**
+   * Links in end-user mails point at the developer's app when the project set a site_url, else
+   * at the platform's fallback page:
+   *   `${site_url || PUBLIC_URL + '/auth/end-user'}/reset-password?token=<token>`
+   *   `${site_url || PUBLIC_URL + '/auth/end-user'}/verify-email?token=<token>`
+   * The page then POSTs the token to /api/auth/v1/reset (with the new password) or /api/auth/v1/verify.
+   */
+  private async linkBase(project: ProjectRow): Promise<string> {
+    const { siteUrl } = await this.d.repo.settings(project.id);
+    return siteUrl ?? `${this.d.publicUrl}/auth/end-user`;
+  }
+
+  private async mailReset(project: ProjectRow, user: EndUserRow): Promise<void> {
+    const token = randomToken();
+    await this.d.repo.createToken(user.id, 'password_reset', sha256(token), new Date(this.now().getTime() + RESET_TTL_MS));
+    const link = `${await this.linkBase(project)}/reset-password?token=${token}`;
+    await this.d.mailer.send({
+      to: user.email,
+      subject: `Reset your password for ${project.name}`,
+      text: `Hello,\n\nSomeone asked to reset the password of your ${project.name} account (${user.email}). To choose a new password, open this link within 1 hour:\n\n${link}\n\nIf it wasn't you, ignore this mail; your password stays as it is.\n`,
+    });
+  }
+
+  // ================================================================== CORS
+  originAllowedForProject(projectId: string, origin: string): Promise<boolean> {
+    return this.d.repo.originListedByProject(projectId, origin);
+  }
+
+  originAllowedAnywhere(origin: string): Promise<boolean> {
+    return this.d.repo.originListedByAnyProject(origin);
+  }
+}
+
+/** "https://app.example.com" exactly: http(s), a host, an optional port, no path, query or user. */
+export function normalizeOrigin(input: string, index = 0): string {
+  const field = `body/allowed_origins/${index}`;
+  const raw = input.trim().replace(/\/$/, '');
+  if (raw.includes('*')) throw Errors.validation(`${field}: wildcards are not allowed; list exact origins like https://app.example.com`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw Errors.validation(`${field} must be an origin like https://app.example.com`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password || url.origin.toLowerCase() !== raw.toLowerCase())
+    throw Errors.validation(`${field} must be an origin like https://app.example.com (scheme, host and optional port; no path)`);
+  return url.origin;
+}
+
+/** An http(s) base URL without query or fragment, stored without a trailing slash; '' or null clears it. */
+export function normalizeSiteUrl(input: string | null): string | null {
+  if (input === null || input.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw Errors.validation('body/site_url must be a URL like https://app.example.com');
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password)
+    throw Errors.validation('body/site_url must be an http(s) URL without query, fragment or credentials');
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function endUserView(u: EndUserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    email_verified: u.emailVerifiedAt !== null,
+    last_login: u.lastLogin?.toISOString() ?? null,
+    created_at: u.createdAt.toISOString(),
+  };
+}
+
+export function consoleUserView(u: EndUserRow) {
+  return {
+    user_id: u.id,
+    email: u.email,
+    email_verified: u.emailVerifiedAt !== null,
+    last_login: u.lastLogin?.toISOString() ?? null,
+    created_at: u.createdAt.toISOString(),
+  };
+}
