@@ -19,6 +19,7 @@ import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
 import { createProjectsModule } from './modules/projects/projects.module';
+import { createHostingModule } from './modules/hosting/hosting.module';
 import { createAuthUsersModule } from './modules/auth-users/auth-users.module';
 import { createStorageModule } from './modules/storage/storage.module';
 import { createObjectStore } from './modules/storage/object-store.factory';
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('deps', deps);
 
   registerErrorHandling(app);
+  // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
+  const hosting = createHostingModule(app, deps);
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {
@@ -95,6 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const accounts = createAccountsModule(deps, app.jwt);
   const projects = createProjectsModule(deps);
+  hosting.attachProjects(projects.service);
   const authUsers = createAuthUsersModule(deps, projects.service);
   const storage = createStorageModule(deps, projects.service);
   const handlers: HandlerMap = {
@@ -103,6 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...projects.handlers,
     ...authUsers.handlers,
     ...storage.handlers,
+    ...hosting.handlers,
     ...createContactHandlers(deps),
   };
   // Before the contract: its onSend hook must see the /api/auth/v1 routes.

@@ -5,5 +5,6 @@ import * as contactTables from '../modules/contact/contact.tables';
 import * as projectsTables from '../modules/projects/projects.tables';
 import * as authUsersTables from '../modules/auth-users/auth-users.tables';
 import * as storageTables from '../modules/storage/storage.tables';
+import * as hostingTables from '../modules/hosting/hosting.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables };

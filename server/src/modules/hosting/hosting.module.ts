@@ -1,0 +1,49 @@
+// Hosting module: built early in app.ts so the gateway hook runs before the API and the console;
+// the projects service is attached once it exists (ownership checks, delete clean-up).
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps';
+import type { ProjectsService } from '../projects/projects.service';
+import { HostingRepository } from './hosting.repository';
+import { HostingService } from './hosting.service';
+import { createHostingHandlers } from './hosting.handlers';
+import { registerGateway } from './gateway';
+import { ProcessRuntime } from './runtime.process';
+import type { Runtime } from './runtime';
+import { SiteFiles } from './site-files';
+import { StaticSites } from './static-site';
+import { TrafficCounter } from './traffic';
+
+export interface HostingOptions {
+  runtime?: Runtime;
+  trafficFlushMs?: number;
+  liveCacheMs?: number;
+}
+
+export function createHostingModule(app: FastifyInstance, deps: Deps, opts: HostingOptions = {}) {
+  const { config } = deps;
+  const repo = new HostingRepository(deps.database);
+  const files = new SiteFiles(deps.objectStore, path.join(config.dataDir, 'hosting'));
+  const runtime = opts.runtime ?? new ProcessRuntime({ log: deps.log });
+  const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs });
+  registerGateway(app, { platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic });
+  app.addHook('onClose', async () => {
+    await traffic.close();
+    await runtime.close();
+  });
+
+  let projects: ProjectsService | undefined;
+  const projectsService = () => {
+    if (!projects) throw new Error('hosting: attachProjects() was not called');
+    return projects;
+  };
+  return {
+    service,
+    handlers: createHostingHandlers(service, files, projectsService),
+    attachProjects(p: ProjectsService) {
+      projects = p;
+      p.onDelete('hosting', (project) => service.removeProject(project));
+    },
+  };
+}

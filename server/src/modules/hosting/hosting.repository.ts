@@ -1,0 +1,161 @@
+// Hosting's queries. The live switch is one statement (see activate) so that readers see either
+// the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { isUuid } from '../accounts/accounts.repository';
+import { projects, type ProjectRow } from '../projects/projects.tables';
+import { siteDeployments, siteErrors, sites, siteTraffic, type DeploymentRow } from './hosting.tables';
+
+export interface LiveSite {
+  project: ProjectRow;
+  deployment?: DeploymentRow;
+}
+
+export interface TrafficDelta {
+  projectId: string;
+  hour: Date;
+  requests: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+export interface ErrorDelta {
+  projectId: string;
+  status: number;
+  path: string;
+  count: number;
+  lastSeen: Date;
+}
+
+export class HostingRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async createDeployment(projectId: string, type: string): Promise<DeploymentRow> {
+    const [row] = await this.db.insert(siteDeployments).values({ projectId, type, status: 'building' }).returning();
+    return row;
+  }
+
+  async finishBuild(id: string, values: Partial<Pick<DeploymentRow, 'sizeBytes' | 'fileCount' | 'root' | 'entry' | 'buildLog'>>): Promise<void> {
+    await this.db.update(siteDeployments).set(values).where(eq(siteDeployments.id, id));
+  }
+
+  async fail(id: string, error: string, buildLog: string, now: Date): Promise<void> {
+    await this.db.update(siteDeployments).set({ status: 'failed', error, buildLog, finishedAt: now }).where(eq(siteDeployments.id, id));
+  }
+
+  async findDeployment(projectId: string, id: string): Promise<DeploymentRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(siteDeployments)
+      .where(and(eq(siteDeployments.id, id), eq(siteDeployments.projectId, projectId)))
+      .limit(1);
+    return row;
+  }
+
+  listDeployments(projectId: string, limit = 100): Promise<DeploymentRow[]> {
+    return this.db.select().from(siteDeployments).where(eq(siteDeployments.projectId, projectId)).orderBy(desc(siteDeployments.createdAt)).limit(limit);
+  }
+
+  async liveDeploymentId(projectId: string): Promise<string | null> {
+    const [row] = await this.db.select({ id: sites.liveDeploymentId }).from(sites).where(eq(sites.projectId, projectId)).limit(1);
+    return row?.id ?? null;
+  }
+
+  /**
+   * The atomic switch: marks the deployment live (unless it failed) and points the site at it in
+   * ONE statement. Returns false when the deployment is missing, failed or another project's.
+   */
+  async activate(projectId: string, deploymentId: string): Promise<boolean> {
+    const rows = await this.database.query<{ project_id: string }>(
+      `WITH d AS (
+         UPDATE site_deployments SET status = 'live', finished_at = COALESCE(finished_at, now())
+          WHERE id = $1 AND project_id = $2 AND status <> 'failed'
+          RETURNING id, project_id)
+       INSERT INTO sites (project_id, live_deployment_id, updated_at)
+       SELECT project_id, id, now() FROM d
+       ON CONFLICT (project_id) DO UPDATE SET live_deployment_id = EXCLUDED.live_deployment_id, updated_at = now()
+       RETURNING project_id`,
+      [deploymentId, projectId],
+    );
+    return rows.length === 1;
+  }
+
+  /** What the gateway needs for a Host: the project and its live deployment. */
+  async liveBySubdomain(subdomain: string): Promise<LiveSite | undefined> {
+    const [row] = await this.db
+      .select({ project: projects, deployment: siteDeployments })
+      .from(projects)
+      .leftJoin(sites, eq(sites.projectId, projects.id))
+      .leftJoin(siteDeployments, eq(siteDeployments.id, sites.liveDeploymentId))
+      .where(eq(projects.subdomain, subdomain))
+      .limit(1);
+    return row && { project: row.project, deployment: row.deployment ?? undefined };
+  }
+
+  /** The owner's projects with their live deployment (or latest attempt) for the sites list. */
+  async sitesOf(ownerId: string): Promise<{ project: ProjectRow; live?: DeploymentRow; latest?: DeploymentRow }[]> {
+    const owned = await this.db.select().from(projects).where(eq(projects.ownerId, ownerId)).orderBy(desc(projects.createdAt));
+    if (owned.length === 0) return [];
+    const ids = owned.map((p) => p.id);
+    const liveRows = await this.db
+      .select({ projectId: sites.projectId, deployment: siteDeployments })
+      .from(sites)
+      .innerJoin(siteDeployments, eq(siteDeployments.id, sites.liveDeploymentId))
+      .where(inArray(sites.projectId, ids));
+    const latestRows = await this.db
+      .selectDistinctOn([siteDeployments.projectId])
+      .from(siteDeployments)
+      .where(inArray(siteDeployments.projectId, ids))
+      .orderBy(siteDeployments.projectId, desc(siteDeployments.createdAt));
+    const live = new Map(liveRows.map((r) => [r.projectId, r.deployment]));
+    const latest = new Map(latestRows.map((r) => [r.projectId, r]));
+    return owned.map((project) => ({ project, live: live.get(project.id), latest: latest.get(project.id) }));
+  }
+
+  /** Adds batched gateway counts (one upsert per table). */
+  async addTraffic(traffic: TrafficDelta[], errors: ErrorDelta[]): Promise<void> {
+    if (traffic.length) {
+      await this.db
+        .insert(siteTraffic)
+        .values(traffic)
+        .onConflictDoUpdate({
+          target: [siteTraffic.projectId, siteTraffic.hour],
+          set: {
+            requests: sql`${siteTraffic.requests} + excluded.requests`,
+            bytesIn: sql`${siteTraffic.bytesIn} + excluded.bytes_in`,
+            bytesOut: sql`${siteTraffic.bytesOut} + excluded.bytes_out`,
+          },
+        });
+    }
+    if (errors.length) {
+      await this.db
+        .insert(siteErrors)
+        .values(errors)
+        .onConflictDoUpdate({
+          target: [siteErrors.projectId, siteErrors.status, siteErrors.path],
+          set: { count: sql`${siteErrors.count} + excluded.count`, lastSeen: sql`greatest(${siteErrors.lastSeen}, excluded.last_seen)` },
+        });
+    }
+  }
+
+  trafficSince(projectId: string, since: Date) {
+    return this.db.select().from(siteTraffic).where(and(eq(siteTraffic.projectId, projectId), gte(siteTraffic.hour, since))).orderBy(siteTraffic.hour);
+  }
+
+  async totals(projectId: string): Promise<{ bytesIn: number; bytesOut: number; requests: number }> {
+    const [row] = await this.database.query<{ i: string | null; o: string | null; r: string | null }>(
+      `SELECT sum(bytes_in) AS i, sum(bytes_out) AS o, sum(requests) AS r FROM site_traffic WHERE project_id = $1`,
+      [projectId],
+    );
+    return { bytesIn: Number(row?.i ?? 0), bytesOut: Number(row?.o ?? 0), requests: Number(row?.r ?? 0) };
+  }
+
+  errorsOf(projectId: string, limit = 20) {
+    return this.db.select().from(siteErrors).where(eq(siteErrors.projectId, projectId)).orderBy(desc(siteErrors.lastSeen)).limit(limit);
+  }
+}

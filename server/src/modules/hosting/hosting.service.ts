@@ -1,0 +1,241 @@
+// Hosting's rules: a zip becomes an immutable deployment (judged, extracted, stored, checked) and
+// goes live by one atomic switch; anything refused or failed leaves the live site as it was.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock';
+import { Errors } from '../../http/errors';
+import type { ProjectRow } from '../projects/projects.tables';
+import type { HostingRepository, LiveSite } from './hosting.repository';
+import type { DeploymentRow } from './hosting.tables';
+import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
+import type { SiteFiles } from './site-files';
+import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { severityOf, type TrafficCounter } from './traffic';
+import { DEFAULT_ZIP_LIMITS, extractPlan, planZip, ZipRefusedError, type ZipLimits } from './zip-extract';
+
+export interface HostingServiceDeps {
+  repo: HostingRepository;
+  files: SiteFiles;
+  runtime: Runtime;
+  traffic: TrafficCounter;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  zipLimits?: ZipLimits;
+  /** How long the gateway trusts its view of which deployment is live (other instances' switches). */
+  liveCacheMs?: number;
+}
+
+class BuildLog {
+  private lines: string[] = [];
+  constructor(private readonly clock: Clock) {}
+  add(line: string) {
+    this.lines.push(`[${this.clock.now().toISOString()}] ${line}`);
+  }
+  get text() {
+    return this.lines.join('\n') + '\n';
+  }
+}
+
+export class HostingService {
+  private readonly live = new Map<string, { at: number; site: LiveSite | undefined }>();
+
+  constructor(private readonly d: HostingServiceDeps) {}
+
+  /** The site for a subdomain, from a short-lived cache (the gateway asks on every request). */
+  async liveSite(subdomain: string): Promise<LiveSite | undefined> {
+    const hit = this.live.get(subdomain);
+    const now = Date.now();
+    if (hit && now - hit.at < (this.d.liveCacheMs ?? 2000)) return hit.site;
+    const site = await this.d.repo.liveBySubdomain(subdomain);
+    if (this.live.size > 10_000) this.live.clear();
+    this.live.set(subdomain, { at: now, site });
+    return site;
+  }
+
+  async deploy(project: ProjectRow, type: string, zipPath: string): Promise<DeploymentRow> {
+    const log = new BuildLog(this.d.clock);
+    const row = await this.d.repo.createDeployment(project.id, type);
+    let staged: string | undefined;
+    let published = false;
+    try {
+      const { size } = await fsp.stat(zipPath);
+      log.add(`Received a ${size}-byte zip for a ${type} site (deployment ${row.id})`);
+      const plan = await planZip(zipPath, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS);
+      const names = new Set(plan.files.map((f) => f.name));
+      const kind = runtimeOf(type);
+      let layout: Layout;
+      try {
+        log.add(`Checked ${plan.files.length} files, ${plan.totalBytes} bytes uncompressed${plan.strippedWrapper ? ` (wrapper folder ${plan.strippedWrapper}/ removed)` : ''}`);
+        if (plan.files.length === 0) throw new ZipRefusedError('The zip is empty.');
+        // Static types are judged on names alone, before a byte is written.
+        layout = kind ? { root: '' } : staticLayout(names);
+        staged = await this.d.files.tempDir('deploy');
+        await extractPlan(plan, staged);
+      } finally {
+        plan.close();
+      }
+      if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
+      log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
+      published = true;
+      await this.d.files.publish(project.id, row.id, staged, [...names]);
+      staged = undefined;
+      log.add('Stored');
+      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, buildLog: log.text });
+      const deployment = { ...row, root: layout.root, entry: layout.entry ?? null };
+      if (kind) {
+        log.add(`Starting the ${kind} process`);
+        await this.d.runtime.ensure(this.specOf(project, deployment));
+      }
+      if (!(await this.d.repo.activate(project.id, row.id))) throw new Error('activation found no deployment');
+      this.live.delete(project.subdomain);
+      // Traffic now goes to the new deployment: the previous process can go.
+      await this.d.runtime.retire(project.id, kind ? row.id : undefined);
+      log.add('Live');
+      await this.d.repo.finishBuild(row.id, { buildLog: log.text });
+      return (await this.d.repo.findDeployment(project.id, row.id))!;
+    } catch (err) {
+      if (staged) await fsp.rm(staged, { recursive: true, force: true });
+      if (published) await this.d.files.removeDeployment(project.id, row.id).catch(() => undefined);
+      const known = err instanceof ZipRefusedError || err instanceof RuntimeStartError;
+      const message = known ? (err as Error).message : 'The deployment failed because of an internal error.';
+      log.add(`Failed: ${message}`);
+      if (err instanceof RuntimeStartError && err.log) log.add(`Process output:\n${err.log}`);
+      if (!known) this.d.log.error({ err, deploymentId: row.id }, 'deployment failed');
+      await this.d.repo.fail(row.id, message, log.text, this.d.clock.now());
+      if (known) throw Errors.badRequest(message);
+      throw err;
+    }
+  }
+
+  /** Rollback (or forward): makes an earlier successful deployment live again. */
+  async activate(project: ProjectRow, deploymentId: string): Promise<DeploymentRow> {
+    const row = await this.d.repo.findDeployment(project.id, deploymentId);
+    if (!row) throw Errors.notFound('Deployment');
+    if (row.status !== 'live') throw Errors.badRequest(row.status === 'failed' ? 'A failed deployment cannot be made live.' : 'This deployment is still building.');
+    const kind = runtimeOf(row.type);
+    if (kind) {
+      await this.d.files.ensureLocal(project.id, row.id);
+      try {
+        await this.d.runtime.ensure(this.specOf(project, row));
+      } catch (err) {
+        if (err instanceof RuntimeStartError) throw Errors.badRequest(`${err.message}. The live site was not changed.`);
+        throw err;
+      }
+    }
+    if (!(await this.d.repo.activate(project.id, row.id))) throw Errors.notFound('Deployment');
+    this.live.delete(project.subdomain);
+    await this.d.runtime.retire(project.id, kind ? row.id : undefined);
+    return (await this.d.repo.findDeployment(project.id, row.id))!;
+  }
+
+  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry'>): SiteSpec {
+    return {
+      projectId: project.id,
+      deploymentId: d.id,
+      kind: runtimeOf(d.type)!,
+      dir: path.join(this.d.files.cacheDir(d.id), d.root),
+      entry: d.entry ?? '',
+    };
+  }
+
+  async history(project: ProjectRow) {
+    const [rows, liveId] = await Promise.all([this.d.repo.listDeployments(project.id), this.d.repo.liveDeploymentId(project.id)]);
+    return { deployments: rows.map((r) => deploymentView(r, liveId)), live_deployment_id: liveId };
+  }
+
+  async view(project: ProjectRow, row: DeploymentRow) {
+    return deploymentView(row, await this.d.repo.liveDeploymentId(project.id));
+  }
+
+  async logs(project: ProjectRow, deploymentId: string) {
+    const row = await this.d.repo.findDeployment(project.id, deploymentId);
+    if (!row) throw Errors.notFound('Deployment');
+    return { build_log: row.buildLog, runtime_log: await this.d.runtime.logs(row.id) };
+  }
+
+  async sites(ownerId: string, domainOf: (p: ProjectRow) => string) {
+    const rows = await this.d.repo.sitesOf(ownerId);
+    return rows.map(({ project, live, latest }) => {
+      const shown = latest?.status === 'building' ? latest : (live ?? latest);
+      const status = latest?.status === 'building' ? 'building' : live ? 'live' : latest?.status === 'failed' ? 'failed' : 'none';
+      return {
+        project_id: project.id,
+        project_name: project.name,
+        domain: domainOf(project),
+        status: status as 'live' | 'building' | 'failed' | 'none',
+        type: shown?.type ?? null,
+        deployment_id: shown?.id ?? null,
+        updated_at: (shown?.finishedAt ?? shown?.createdAt)?.toISOString() ?? null,
+      };
+    });
+  }
+
+  async stats(project: ProjectRow) {
+    const liveId = await this.d.repo.liveDeploymentId(project.id);
+    const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
+    const [totals, proc] = await Promise.all([this.d.repo.totals(project.id), live && runtimeOf(live.type) ? this.d.runtime.stats(project.id) : undefined]);
+    const pending = this.d.traffic.pending(project.id);
+    const mb = (b: number) => Math.round((b / 1048576) * 1e6) / 1e6;
+    return {
+      cpu_percent: proc?.cpuPercent ?? 0,
+      mem_percent: proc?.memPercent ?? 0,
+      rx_mb: mb(totals.bytesIn + pending.bytesIn),
+      tx_mb: mb(totals.bytesOut + pending.bytesOut),
+      status: !live ? 'none' : runtimeOf(live.type) ? (proc?.status ?? 'stopped') : 'static',
+    };
+  }
+
+  async trafficReport(project: ProjectRow) {
+    await this.d.traffic.flush();
+    const now = this.d.clock.now().getTime();
+    const firstHour = Math.floor(now / 3600_000) * 3600_000 - 23 * 3600_000;
+    const [rows, errors, deployments] = await Promise.all([
+      this.d.repo.trafficSince(project.id, new Date(firstHour)),
+      this.d.repo.errorsOf(project.id),
+      this.d.repo.listDeployments(project.id, 10),
+    ]);
+    const byHour = new Map(rows.map((r) => [r.hour.getTime(), r.requests]));
+    const traffic = Array.from({ length: 24 }, (_, i) => {
+      const h = firstHour + i * 3600_000;
+      return { label: `${String(new Date(h).getUTCHours()).padStart(2, '0')}:00`, requests: Number(byHour.get(h) ?? 0) };
+    });
+    return {
+      traffic,
+      errors: errors.map((e) => ({ status: e.status, path: e.path, count: Number(e.count), severity: severityOf(e.status), last_seen: e.lastSeen.toISOString() })),
+      activity: deployments.map((d) => ({ message: activityMessage(d), at: (d.finishedAt ?? d.createdAt).toISOString() })),
+    };
+  }
+
+  /** Project deletion: processes, unsaved counts, stored and cached files (rows cascade). */
+  async removeProject(project: ProjectRow): Promise<void> {
+    await this.d.runtime.retire(project.id);
+    this.d.traffic.forget(project.id);
+    this.live.delete(project.subdomain);
+    const ids = (await this.d.repo.listDeployments(project.id, 100_000)).map((r) => r.id);
+    await this.d.files.removeProject(project.id, ids);
+  }
+}
+
+export function deploymentView(r: DeploymentRow, liveId: string | null) {
+  const live = r.id === liveId;
+  return {
+    id: r.id,
+    project_id: r.projectId,
+    type: r.type as never,
+    status: (r.status === 'live' && !live ? 'superseded' : r.status) as 'building' | 'live' | 'failed' | 'superseded',
+    live,
+    size_bytes: Number(r.sizeBytes),
+    file_count: r.fileCount,
+    root: r.root,
+    error: r.error,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+function activityMessage(d: DeploymentRow): string {
+  const id = d.id.slice(0, 8);
+  if (d.status === 'failed') return `Deployment ${id} (${d.type}) failed: ${d.error ?? 'unknown error'}`;
+  if (d.status === 'building') return `Deployment ${id} (${d.type}) is building`;
+  return `Deployment ${id} (${d.type}) went live with ${d.fileCount} files`;
+}

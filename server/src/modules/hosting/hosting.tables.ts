@@ -1,0 +1,49 @@
+import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey } from 'drizzle-orm/pg-core';
+import { projects } from '../projects/projects.tables';
+
+export const siteDeployments = pgTable('site_deployments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  status: text('status', { enum: ['building', 'live', 'failed'] }).notNull(),
+  sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+  fileCount: integer('file_count').notNull().default(0),
+  root: text('root').notNull().default(''),
+  /** Runtime types: the file the process starts from (relative to root). */
+  entry: text('entry'),
+  error: text('error'),
+  buildLog: text('build_log').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+export type DeploymentRow = typeof siteDeployments.$inferSelect;
+
+export const sites = pgTable('sites', {
+  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  liveDeploymentId: uuid('live_deployment_id').references(() => siteDeployments.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const siteTraffic = pgTable(
+  'site_traffic',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    bytesIn: bigint('bytes_in', { mode: 'number' }).notNull().default(0),
+    bytesOut: bigint('bytes_out', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hour] })],
+);
+
+export const siteErrors = pgTable(
+  'site_errors',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    status: integer('status').notNull(),
+    path: text('path').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.status, t.path] })],
+);

@@ -1,0 +1,50 @@
+// How Node, PHP and Flask sites run behind the gateway. The process runtime (runtime.process.ts)
+// is the default; runtime.docker.ts speaks the Docker Engine API for production hosts.
+import type { RuntimeKind } from './site-layout';
+
+export interface SiteSpec {
+  projectId: string;
+  deploymentId: string;
+  kind: RuntimeKind;
+  /** Local folder holding the deployment's served root (the runtime copies it, never writes here). */
+  dir: string;
+  /** File to start, relative to dir. */
+  entry: string;
+}
+
+export interface Upstream {
+  host: string;
+  port: number;
+}
+
+export interface RuntimeStats {
+  cpuPercent: number;
+  memPercent: number;
+  status: 'running' | 'starting' | 'restarting' | 'stopped';
+}
+
+export interface Runtime {
+  readonly name: string;
+  /**
+   * Starts the deployment's process (or finds it running) and resolves once it accepts
+   * connections; rejects with its log tail when it cannot start. Other deployments of the
+   * project keep running until retire(): a deploy switches traffic first, then retires.
+   */
+  ensure(spec: SiteSpec): Promise<Upstream>;
+  /** Stops every process of the project except `keepDeploymentId`. */
+  retire(projectId: string, keepDeploymentId?: string): Promise<void>;
+  /** The running deployment of a project on this instance, if any. */
+  running(projectId: string): { deploymentId: string; upstream: Upstream } | undefined;
+  stats(projectId: string): Promise<RuntimeStats | undefined>;
+  /** stdout and stderr of the deployment's process (tail). */
+  logs(deploymentId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starting failed: the message (with the log tail) is shown in the deployment's build log. */
+export class RuntimeStartError extends Error {
+  constructor(message: string, readonly log: string) {
+    super(message);
+    this.name = 'RuntimeStartError';
+  }
+}

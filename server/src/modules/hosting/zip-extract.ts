@@ -1,0 +1,196 @@
+// Safe zip extraction (pocketbase's archive/extract.go habit): the central directory is read and
+// judged in full before a single byte is written, so a refused archive leaves nothing behind.
+// Refused: `..` and absolute names (yauzl itself), symlinks, devices and any other non-regular
+// entry, encrypted entries, duplicate names, and archives over the size / entry / ratio limits
+// (zip bombs). yauzl's validateEntrySizes then makes the declared sizes binding while inflating.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+
+export interface ZipLimits {
+  /** Sum of uncompressed sizes. */
+  maxTotalBytes: number;
+  maxEntries: number;
+  /** Uncompressed / compressed for any entry bigger than ratioFloorBytes. */
+  maxRatio: number;
+  ratioFloorBytes: number;
+}
+
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxTotalBytes: 512 * 1024 * 1024,
+  maxEntries: 20_000,
+  maxRatio: 200,
+  ratioFloorBytes: 1024 * 1024,
+};
+
+/** The archive is not acceptable; the message is safe to show to the uploader. */
+export class ZipRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ZipRefusedError';
+  }
+}
+
+export interface PlannedFile {
+  /** Normalised relative path, '/'-separated, wrapper folder stripped. */
+  name: string;
+  size: number;
+  entry: yauzl.Entry;
+}
+
+export interface ZipPlan {
+  files: PlannedFile[];
+  totalBytes: number;
+  /** A single top-level folder that wrapped everything and was stripped, if any. */
+  strippedWrapper?: string;
+  zip: yauzl.ZipFile;
+  close(): void;
+}
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const UNIX = 3;
+
+function open(file: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false }, (err, zip) =>
+      err ? reject(new ZipRefusedError(`The file is not a valid zip archive (${err.message}).`)) : resolve(zip),
+    ),
+  );
+}
+
+function readEntries(zip: yauzl.ZipFile, limits: ZipLimits): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    zip.on('entry', (e: yauzl.Entry) => {
+      entries.push(e);
+      if (entries.length > limits.maxEntries) return reject(new ZipRefusedError(`The zip has more than ${limits.maxEntries} entries.`));
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(entries));
+    // yauzl reports `..`, absolute paths and broken records here.
+    zip.on('error', (err: Error) => reject(new ZipRefusedError(`The zip was refused: ${err.message}.`)));
+    zip.readEntry();
+  });
+}
+
+/** Unix file type of an entry; DOS-made archives carry none and hold only files and folders. */
+function entryKind(e: yauzl.Entry): 'file' | 'dir' | 'other' {
+  const isDirName = e.fileName.endsWith('/');
+  if (e.versionMadeBy >> 8 === UNIX) {
+    const fmt = (e.externalFileAttributes >>> 16) & S_IFMT;
+    if (fmt === 0) return isDirName ? 'dir' : 'file';
+    if (fmt === S_IFDIR) return 'dir';
+    if (fmt === S_IFREG && !isDirName) return 'file';
+    return 'other';
+  }
+  return isDirName ? 'dir' : 'file';
+}
+
+export function normaliseName(raw: string): string {
+  const name = raw.normalize('NFC');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new ZipRefusedError(`The zip contains a file name with control characters.`);
+  const segments = name.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.some((s) => s === '..')) throw new ZipRefusedError(`The zip contains an unsafe path: ${JSON.stringify(raw)}.`);
+  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) throw new ZipRefusedError(`The zip contains an absolute path: ${JSON.stringify(raw)}.`);
+  return segments.join('/');
+}
+
+/** Reads and judges the whole central directory. Throws ZipRefusedError; nothing is written. */
+export async function planZip(file: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipPlan> {
+  const zip = await open(file);
+  try {
+    const entries = await readEntries(zip, limits);
+    const files: PlannedFile[] = [];
+    let totalBytes = 0;
+    for (const e of entries) {
+      const kind = entryKind(e);
+      if (kind === 'other') throw new ZipRefusedError(`The zip contains a symlink or special file, which is not allowed: ${JSON.stringify(e.fileName)}.`);
+      if (e.fileName.startsWith('__MACOSX/')) continue; // Finder's resource forks, never site content
+      const name = normaliseName(e.fileName);
+      if (kind === 'dir' || name === '') continue; // folders are implied by the files inside them
+      if (e.isEncrypted()) throw new ZipRefusedError(`The zip contains an encrypted file: ${JSON.stringify(e.fileName)}.`);
+      totalBytes += e.uncompressedSize;
+      if (totalBytes > limits.maxTotalBytes) throw new ZipRefusedError(`The zip expands to more than ${Math.round(limits.maxTotalBytes / 1048576)} MB.`);
+      if (e.uncompressedSize > limits.ratioFloorBytes && e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)) {
+        throw new ZipRefusedError(`The zip was refused: ${JSON.stringify(e.fileName)} is compressed more than ${limits.maxRatio}:1 (a zip bomb?).`);
+      }
+      files.push({ name, size: e.uncompressedSize, entry: e });
+    }
+    assertNoClashes(files);
+    const strippedWrapper = stripWrapper(files);
+    return { files, totalBytes, strippedWrapper, zip, close: () => zip.close() };
+  } catch (err) {
+    zip.close();
+    throw err;
+  }
+
+  function assertNoClashes(list: PlannedFile[]) {
+    const names = new Set<string>();
+    for (const f of list) {
+      if (names.has(f.name)) throw new ZipRefusedError(`The zip contains ${JSON.stringify(f.name)} twice.`);
+      names.add(f.name);
+    }
+    for (const f of list) {
+      for (let i = f.name.indexOf('/'); i > 0; i = f.name.indexOf('/', i + 1)) {
+        if (names.has(f.name.slice(0, i))) throw new ZipRefusedError(`The zip contains ${JSON.stringify(f.name.slice(0, i))} as both a file and a folder.`);
+      }
+    }
+  }
+}
+
+/** `my-site/index.html, my-site/a.js` → `index.html, a.js`: zips made by "compress folder". */
+function stripWrapper(files: PlannedFile[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const first = files[0].name.split('/')[0];
+  if (!files.every((f) => f.name.startsWith(first + '/'))) return undefined;
+  for (const f of files) f.name = f.name.slice(first.length + 1);
+  return first;
+}
+
+/** Fails the pipeline when an entry inflates past its declared size (belt and braces). */
+class Cap extends Transform {
+  private n = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _e: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void) {
+    this.n += chunk.length;
+    if (this.n > this.max) return done(new ZipRefusedError('An entry inflated past its declared size.'));
+    done(null, chunk);
+  }
+}
+
+/** Writes the planned files under `dest` (a fresh folder owned by us), `concurrency` at a time. */
+export async function extractPlan(plan: ZipPlan, dest: string, concurrency = 8): Promise<void> {
+  const root = path.resolve(dest);
+  const madeDirs = new Set<string>();
+  let next = 0;
+  const worker = async () => {
+    while (next < plan.files.length) {
+      const f = plan.files[next++];
+      const target = path.resolve(root, f.name);
+      if (!target.startsWith(root + path.sep)) throw new ZipRefusedError(`The zip contains an unsafe path: ${JSON.stringify(f.name)}.`);
+      const dir = path.dirname(target);
+      if (!madeDirs.has(dir)) {
+        await fsp.mkdir(dir, { recursive: true });
+        madeDirs.add(dir);
+      }
+      const stream = await openEntry(plan.zip, f.entry);
+      // 'wx': never follow or replace anything already there.
+      await pipeline(stream, new Cap(f.size), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, plan.files.length) }, worker));
+}
+
+function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (err, stream) => (err ? reject(new ZipRefusedError(`The zip is damaged: ${err.message}.`)) : resolve(stream))),
+  );
+}
