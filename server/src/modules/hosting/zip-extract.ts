@@ -183,7 +183,11 @@ export async function extractPlan(plan: ZipPlan, dest: string, concurrency = 8):
       }
       const stream = await openEntry(plan.zip, f.entry);
       // 'wx': never follow or replace anything already there.
-      await pipeline(stream, new Cap(f.size), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+      await pipeline(stream, new Cap(f.size), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 })).catch((err: NodeJS.ErrnoException) => {
+        // Disk trouble is ours (500); anything else came from the archive: bad data, lying sizes, CRC.
+        if (err instanceof ZipRefusedError || /^E[A-Z]+$/.test(err.code ?? '')) throw err;
+        throw new ZipRefusedError(`The zip is damaged: ${err.message}.`);
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, plan.files.length) }, worker));
