@@ -1,0 +1,137 @@
+// End-user auth bench: `npm run bench:auth` (or `npx tsx bench/auth.ts`).
+//
+// A child process serves the real app (PGlite in a temp dir, or DATABASE_URL) and, in the same
+// process, a bare Fastify route; this process drives both with autocannon, so the load generator
+// doesn't share the servers' event loop. Printed:
+//   - GET /api/auth/v1/user (auth key lookup + JWT check + user row) req/s beside the bare route's,
+//     and their ratio;
+//   - sign-ins per second (scrypt-bound) with the password hash parameters beside it.
+// Figures only: nothing here asserts anything about time.
+// Options (env): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 20), PASSWORD_HASH_COST
+// (default the platform's 15), DATABASE_URL.
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships no types; this is the part we use.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as Autocannon;
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+interface Ready {
+  appPort: number;
+  barePort: number;
+  hash: { algorithm: string; N: number; r: number; p: number; memoryMiB: number };
+  driver: string;
+}
+
+async function serve(): Promise<void> {
+  const { buildApp } = await import('../server/src/app');
+  const { loadConfig } = await import('../server/src/config');
+  const { default: Fastify } = await import('fastify');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-bench-auth-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: '1' } as Record<string, string>);
+  const app = await buildApp({ ...config, webDir: undefined }, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const bare = Fastify({ logger: false });
+  bare.get('/bare', async () => ({ id: '00000000-0000-4000-8000-000000000000', email: 'bench@example.com' }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const port = (f: { server: { address(): unknown } }) => (f.server.address() as { port: number }).port;
+  const ready: Ready = { appPort: port(app), barePort: port(bare), hash: app.deps.passwords.params, driver: app.deps.database.driver };
+  process.send!(ready);
+  process.on('message', async (m) => {
+    if (m !== 'stop') return;
+    await bare.close();
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
+async function post(base: string, p: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+async function main(): Promise<void> {
+  const child: ChildProcess = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ready));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  try {
+    const base = `http://127.0.0.1:${ready.appPort}/api`;
+    const dev = await post(base, '/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password 1' });
+    const devToken = dev.token as string;
+    const created = await post(base, '/create-project', { projectName: 'Bench', subdomain: `bench${Date.now()}` }, { authorization: `Bearer ${devToken}` });
+    const projectId = (created.project as { id: string }).id;
+    const key = (await post(base, `/project/${projectId}/authentication-details`, {}, { authorization: `Bearer ${devToken}` })).api_key as string;
+    const credentials = { email: 'enduser@example.com', password: 'end user password 1' };
+    const session = await post(base + '/auth/v1', '/signup', credentials, { 'x-api-key': key });
+    const access = session.access_token as string;
+
+    console.log(`end-user auth bench: ${SECONDS} s per run, ${CONNECTIONS} connections, database ${ready.driver}, Node ${process.version}`);
+
+    const run = (opts: Record<string, unknown>) => autocannon({ duration: SECONDS, connections: CONNECTIONS, ...opts });
+    // Warm-up of both, then the measured runs.
+    await run({ url: `http://127.0.0.1:${ready.barePort}/bare`, duration: 1 });
+    await run({ url: `${base}/auth/v1/user`, headers: { 'x-api-key': key, authorization: `Bearer ${access}` }, duration: 1 });
+    const bare = await run({ url: `http://127.0.0.1:${ready.barePort}/bare` });
+    const user = await run({ url: `${base}/auth/v1/user`, headers: { 'x-api-key': key, authorization: `Bearer ${access}` } });
+    if (user.non2xx) console.log(`  (warning: ${user.non2xx} non-2xx answers on /user)`);
+    console.log(`  bare Fastify GET /bare            ${fmt(bare.requests.average).padStart(8)} req/s   p50 ${bare.latency.p50} ms  p99 ${bare.latency.p99} ms`);
+    console.log(`  GET /api/auth/v1/user            ${fmt(user.requests.average).padStart(8)} req/s   p50 ${user.latency.p50} ms  p99 ${user.latency.p99} ms`);
+    console.log(`  ratio /user : bare               ${fmt(user.requests.average / bare.requests.average, 3)}`);
+
+    // Sign-ins: each request from its own address (TRUST_PROXY on in the bench server), so the
+    // per-IP limit doesn't cut the run short; successes don't count against the per-user limit.
+    let n = 0;
+    const signIn = await run({
+      url: `${base}/auth/v1/signin`,
+      method: 'POST',
+      connections: Math.min(CONNECTIONS, 8),
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(credentials),
+      setupClient: (client: { setHeaders(h: Record<string, string>): void; on(e: string, f: () => void): void }) => {
+        const next = () => {
+          n += 1;
+          client.setHeaders({ 'x-api-key': key, 'content-type': 'application/json', 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
+        };
+        next();
+        client.on('response', next);
+      },
+    });
+    const h = ready.hash;
+    if (signIn.non2xx) console.log(`  (warning: ${signIn.non2xx} non-2xx answers on /signin)`);
+    console.log(
+      `  POST /api/auth/v1/signin         ${fmt(signIn.requests.average, 1).padStart(8)} sign-ins/s   p50 ${signIn.latency.p50} ms   ` +
+        `hash ${h.algorithm} N=2^${Math.log2(h.N)} r=${h.r} p=${h.p} (${h.memoryMiB} MiB), UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 4}, ${os.cpus().length} CPUs`,
+    );
+  } finally {
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+if (process.argv.includes('--serve')) void serve();
+else
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
