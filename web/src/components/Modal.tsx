@@ -38,6 +38,10 @@ export function Modal({ open, title, onClose, children, footer, size = 'md', bus
     first?.focus();
     const prevOverflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
+    // The page behind is inert while the dialog is open (not focusable, hidden from assistive tech).
+    const appRoot = document.getElementById('root');
+    const wasInert = appRoot?.hasAttribute('inert') ?? false;
+    if (appRoot && !appRoot.contains(panel)) appRoot.setAttribute('inert', '');
 
     function onKey(e: KeyboardEvent) {
       if (e.key === 'Escape') {
@@ -67,6 +71,7 @@ export function Modal({ open, title, onClose, children, footer, size = 'md', bus
     return () => {
       document.removeEventListener('keydown', onKey, true);
       document.body.style.overflow = prevOverflow;
+      if (appRoot && !wasInert) appRoot.removeAttribute('inert');
       if (opener && document.contains(opener)) opener.focus();
     };
   }, [open]);

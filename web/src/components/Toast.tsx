@@ -1,6 +1,7 @@
 // Toasts: the spec's alert() messages, announced to assistive technology.
 // Success and info toasts are role=status (polite); errors are role=alert.
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { Icon } from './Icon';
 
 type Kind = 'success' | 'error' | 'info';
@@ -32,7 +33,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       const id = next.current++;
       // A detail equal to the title adds nothing.
       const d = detail && detail !== title ? detail : undefined;
-      setItems((list) => [...list.slice(-4), { id, kind, title, detail: d }]);
+      setItems((list) => [...list.slice(-2), { id, kind, title, detail: d }]);
       setTimeout(() => dismiss(id), DURATION[kind]);
     },
     [dismiss],
@@ -50,6 +51,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
+      {createPortal(
       <div className="toasts" aria-live="polite">
         {items.map((t) => (
           <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
@@ -63,7 +65,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             </button>
           </div>
         ))}
-      </div>
+      </div>,
+      // Outside the app root, so toasts stay readable while a modal makes the page inert.
+      document.body,
+      )}
     </ToastContext.Provider>
   );
 }

@@ -123,7 +123,7 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
               Cancel
             </button>
             <button type="button" className="btn btn-danger" onClick={submit} disabled={rotate.isPending}>
-              {rotate.isPending ? 'Creating...' : 'Create new key'}
+              {rotate.isPending ? 'Generating...' : 'Generate key'}
             </button>
           </>
         )

@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router-dom';
+import { Suspense, useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Icon, type IconName } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
@@ -28,8 +28,15 @@ const SECTIONS: NavItem[] = [
 
 export function ConsoleNav() {
   const { projectId } = useParams();
+  const { pathname } = useLocation();
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // On narrow screens the bar scrolls sideways: keep the current section in view.
+    const active = ref.current?.querySelector<HTMLElement>('a.is-active');
+    active?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
   return (
-    <nav className="console-nav" aria-label="Console sections">
+    <nav className="console-nav" aria-label="Console sections" ref={ref}>
       <ul>
         {SECTIONS.map((s) => {
           const to = projectId ? `/project/${encodeURIComponent(projectId)}/${s.project}` : s.global;
@@ -59,7 +66,7 @@ function ConsoleHeader() {
           <span className="console-tag">Console</span>
         </Link>
         <div className="console-header-actions">
-          <Link to="/console" className="btn btn-ghost btn-sm">
+          <Link to="/console" className="btn btn-ghost btn-sm hide-sm">
             Projects
           </Link>
           <Link to="/docs" className="btn btn-ghost btn-sm hide-sm">
@@ -76,13 +83,14 @@ function ConsoleHeader() {
           <button
             type="button"
             className="btn btn-secondary btn-sm"
+            aria-label="Sign out"
             onClick={() => {
               signOut();
               queryClient.clear();
               navigate('/auth/login');
             }}
           >
-            <Icon name="logout" size={16} /> Sign out
+            <Icon name="logout" size={16} /> <span className="signout-text">Sign out</span>
           </button>
         </div>
       </div>
