@@ -23,7 +23,7 @@ export const LIMITS = {
   signInPerIp: { max: 100, windowSeconds: 15 * 60 },
   /** Failed sign-ins per email (known or not), cleared by a success. */
   signInFailuresPerUser: { max: 10, windowSeconds: 15 * 60 },
-  signUpPerIp: { max: 30, windowSeconds: 60 * 60 },
+  signUpPerIp: { max: 30, windowSeconds: 5 * 60 },
   recoverPerIp: { max: 10, windowSeconds: 15 * 60 },
   recoverPerUser: { max: 3, windowSeconds: 60 * 60 },
   resetPerIp: { max: 20, windowSeconds: 15 * 60 },
