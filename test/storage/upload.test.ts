@@ -3,6 +3,9 @@
 import { registerDeveloper, buildTestApp, type Developer, type TestApp } from '../helpers/app';
 import { createProject, developerWithProject, multipart, rowCount, sharePath, storedFiles, upload, type Project } from './helpers';
 
+// Set-up registers developers (scrypt) and opens a database; generous under a loaded machine.
+jest.setTimeout(30_000);
+
 let t: TestApp;
 let dev: Developer;
 let project: Project;

@@ -17,14 +17,20 @@ const BY_EXTENSION: Record<string, string> = {
 };
 
 const OCTET = 'application/octet-stream';
+/**
+ * Types that say little about a file part: octet-stream is what browsers send for unknown
+ * files, and text/plain is what the multipart parser assumes for a part with no type at all.
+ */
+const VAGUE = new Set([OCTET, 'text/plain']);
 /** type/subtype only (parameters dropped), RFC 6838 characters, as a header value can carry. */
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 export function objectType(clientType: string | undefined, name: string): string {
   const declared = (clientType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (MIME.test(declared) && declared !== OCTET) return declared;
   const ext = /\.([a-z0-9]{1,10})$/i.exec(name)?.[1]?.toLowerCase();
-  return (ext && BY_EXTENSION[ext]) || OCTET;
+  const byExtension = ext ? BY_EXTENSION[ext] : undefined;
+  if (MIME.test(declared) && !(VAGUE.has(declared) && byExtension)) return declared;
+  return byExtension ?? OCTET;
 }
 
 /** The file's name without any folder part or control characters, at most 255 characters. */

@@ -92,7 +92,8 @@ export class StorageService {
 
   private async putPart(key: string, part: Extract<FormPart, { type: 'file' }>, remaining: number, quotaError: () => AppError) {
     const max = this.d.maxUploadBytes;
-    const tooLarge = () => Errors.payloadTooLarge(`File is larger than the upload limit of ${humanBytes(max)} (${max} bytes)`);
+    const limit = max < 1024 ? humanBytes(max) : `${humanBytes(max)} (${max} bytes)`;
+    const tooLarge = () => Errors.payloadTooLarge(`File is larger than the upload limit of ${limit}`);
     // The multipart parser stops at the same limit but only marks the stream truncated (it ends
     // normally); failing the stream at that moment keeps a cut-off file from ever being stored.
     let overLimit = false;
