@@ -1,0 +1,240 @@
+// Every projects endpoint through the real app: listing, subdomain checks, creation (and its
+// alias, and under concurrency), details, keys and their rotation, and deletion with its files.
+import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
+import { createProject, rowCount, storedFiles, upload } from '../storage/helpers';
+
+// Set-up registers developers (scrypt) and opens a database; generous under a loaded machine.
+jest.setTimeout(30_000);
+
+let t: TestApp;
+let dev: Developer;
+let other: Developer;
+beforeAll(async () => {
+  t = await buildTestApp({ PLATFORM_DOMAIN: 'hostbase.test' });
+  dev = await registerDeveloper(t);
+  other = await registerDeveloper(t);
+});
+afterAll(() => t.close());
+
+let n = 0;
+const unique = (base = 'app') => `${base}-${process.pid}-${++n}`;
+const NO_PROJECT = '00000000-0000-0000-0000-000000000000';
+
+describe('listProjects', () => {
+  it('lists the caller\'s projects newest first, and no one else\'s', async () => {
+    const me = await registerDeveloper(t);
+    expect((await t.post('/projects', undefined, me.token)).json()).toEqual([]);
+    const first = await createProject(t, me, unique('first'));
+    const second = await createProject(t, me, unique('second'));
+    await createProject(t, other, unique('theirs'));
+    const res = await t.post('/projects', undefined, me.token);
+    expect(res.statusCode).toBe(200);
+    const list = res.json();
+    expect(list.map((p: { id: string }) => p.id)).toEqual([second.id, first.id]);
+    expect(list[0]).toEqual({
+      id: second.id,
+      project_id: second.id,
+      project_name: `Project ${second.subdomain}`,
+      description: null,
+      subdomain: second.subdomain,
+      primary_domain: `${second.subdomain}.hostbase.test`,
+      created_at: expect.any(String),
+    });
+  });
+
+  it('needs a valid token', async () => {
+    expect((await t.post('/projects')).statusCode).toBe(401);
+    expect((await t.post('/projects', undefined, 'not-a-token')).statusCode).toBe(401);
+  });
+});
+
+describe('checkSubdomain', () => {
+  const check = (subdomain: unknown, token = dev.token) => t.post('/check_subdomain', { subdomain }, token);
+
+  it('answers available for a free, valid name', async () => {
+    expect((await check(unique('free'))).json()).toEqual({ available: true, message: 'Subdomain is available' });
+  });
+
+  it('answers taken for an existing subdomain in any case', async () => {
+    const sub = unique('taken');
+    await createProject(t, dev, sub);
+    for (const variant of [sub, sub.toUpperCase(), ` ${sub.replace('t', 'T')} `]) {
+      expect((await check(variant)).json()).toEqual({ available: false, reason: 'taken', message: 'Subdomain is already taken' });
+    }
+  });
+
+  it.each(['ab', '-abc', 'abc-', 'a_b_c', 'has space', 'dots.in.it', 'x'.repeat(64), '', 'ünï'])('answers invalid for %j', async (sub) => {
+    const res = await check(sub);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ available: false, reason: 'invalid' });
+  });
+
+  it.each(['www', 'API', 'Admin', 'console', 'mail', 'storage', 'smtp', 'docs', 'status'])('answers reserved for %j', async (sub) => {
+    expect((await check(sub)).json()).toMatchObject({ available: false, reason: 'reserved' });
+  });
+
+  it('refuses a body without subdomain (400) and no token (401)', async () => {
+    const res = await t.post('/check_subdomain', {}, dev.token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/subdomain/);
+    expect((await t.post('/check_subdomain', { subdomain: 'abc' })).statusCode).toBe(401);
+  });
+});
+
+describe('createProject', () => {
+  it.each([['/create-project'], ['/create_project']])('creates a project at %s and answers "project created"', async (path) => {
+    const sub = unique('Made');
+    const res = await t.post(path, { projectName: '  My app ', subdomain: sub, description: 'notes' }, dev.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: 'project created',
+      project: { project_name: 'My app', subdomain: sub.toLowerCase(), primary_domain: `${sub.toLowerCase()}.hostbase.test`, description: 'notes' },
+    });
+    expect((await t.post('/check_subdomain', { subdomain: sub }, other.token)).json().available).toBe(false);
+  });
+
+  it('refuses a taken subdomain (409, any case), a reserved one (409) and an invalid one (400)', async () => {
+    const sub = unique('dupe');
+    await createProject(t, dev, sub);
+    const dupe = await t.post('/create-project', { projectName: 'x', subdomain: sub.toUpperCase() }, other.token);
+    expect(dupe.statusCode).toBe(409);
+    expect(dupe.json().message).toBe('Subdomain is already taken');
+    expect((await t.post('/create-project', { projectName: 'x', subdomain: 'www' }, dev.token)).statusCode).toBe(409);
+    const bad = await t.post('/create-project', { projectName: 'x', subdomain: 'a_b' }, dev.token);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/subdomain/);
+  });
+
+  it.each([
+    [{ subdomain: 'abcdef' }, /projectName/],
+    [{ projectName: 'x' }, /subdomain/],
+    [{ projectName: '   ', subdomain: 'blank-name-1' }, /projectName/],
+    [{ projectName: 'x'.repeat(101), subdomain: 'long-name-1' }, /projectName/],
+  ])('refuses %j with 400 and creates nothing', async (body, message) => {
+    const before = (await t.post('/projects', undefined, dev.token)).json().length;
+    const res = await t.post('/create-project', body, dev.token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(message);
+    expect((await t.post('/projects', undefined, dev.token)).json().length).toBe(before);
+  });
+
+  it('lets exactly one of 5 concurrent creates of one subdomain win', async () => {
+    const sub = unique('race');
+    const devs = [dev, other, ...(await Promise.all([1, 2, 3].map(() => registerDeveloper(t))))];
+    const results = await Promise.all(devs.map((d, i) => t.post('/create-project', { projectName: `racer ${i}`, subdomain: i % 2 ? sub.toUpperCase() : sub }, d.token)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    const rows = await t.database.query<{ n: string }>('SELECT count(*) AS n FROM projects WHERE subdomain = $1', [sub]);
+    expect(Number(rows[0]!.n)).toBe(1);
+  });
+
+  it('needs a token', async () => {
+    expect((await t.post('/create-project', { projectName: 'x', subdomain: unique() })).statusCode).toBe(401);
+  });
+});
+
+describe('getProjectDetails', () => {
+  it('answers domain and user_id to the owner, 404 to anyone else', async () => {
+    const p = await createProject(t, dev, unique('details'));
+    const res = await t.post('/project/project-details/', { project_id: p.id }, dev.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: p.id, domain: `${p.subdomain}.hostbase.test`, user_id: dev.id, subdomain: p.subdomain });
+    const foreign = await t.post('/project/project-details/', { project_id: p.id }, other.token);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).not.toContain(p.subdomain);
+    expect((await t.post('/project/project-details/', { project_id: 'junk' }, dev.token)).statusCode).toBe(404);
+    expect((await t.post('/project/project-details/', {}, dev.token)).statusCode).toBe(400);
+  });
+});
+
+describe('keys', () => {
+  it('getBucketDetails answers the bucket domain, id and key to the owner only', async () => {
+    const p = await createProject(t, dev, unique('bucket'));
+    const res = await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ domain: 'http://localhost:3000', bucketId: expect.stringMatching(/^bkt_[0-9a-f]{16}$/), api_key: expect.stringMatching(/^hb_bucket_.{43,}$/) });
+    // Stable across reads: the console shows the same key again.
+    expect((await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token)).json()).toEqual(res.json());
+    expect((await t.post(`/project/${p.id}/bucket-details`, undefined, other.token)).statusCode).toBe(404);
+    expect((await t.post(`/project/${NO_PROJECT}/bucket-details`, undefined, dev.token)).statusCode).toBe(404);
+  });
+
+  it('getAuthenticationDetails answers the authentication key to the owner only', async () => {
+    const p = await createProject(t, dev, unique('auth'));
+    const res = await t.post(`/project/${p.id}/authentication-details`, undefined, dev.token);
+    expect(res.json()).toEqual({ api_key: expect.stringMatching(/^hb_auth_.{43,}$/) });
+    expect(res.json().api_key).not.toBe(p.bucketKey);
+    const foreign = await t.post(`/project/${p.id}/authentication-details`, undefined, other.token);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).not.toContain('hb_auth_');
+  });
+
+  it('rotateProjectKey issues a new bucket key and the old one stops working', async () => {
+    const p = await createProject(t, dev, unique('rotate'));
+    const list = (key: string) => t.app.inject({ method: 'GET', url: '/api/storage/v1/objects', headers: { 'x-api-key': key } });
+    expect((await list(p.bucketKey)).statusCode).toBe(200);
+    const res = await t.post(`/project/${p.id}/rotate-key`, { key: 'bucket' }, dev.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'key rotated', api_key: expect.stringMatching(/^hb_bucket_/) });
+    expect((await list(p.bucketKey)).statusCode).toBe(401);
+    expect((await list(res.json().api_key)).statusCode).toBe(200);
+    expect((await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token)).json().api_key).toBe(res.json().api_key);
+  });
+
+  it('rotateProjectKey issues a new authentication key and the old one stops working', async () => {
+    const p = await createProject(t, dev, unique('rotauth'));
+    const old = (await t.post(`/project/${p.id}/authentication-details`, undefined, dev.token)).json().api_key;
+    const res = await t.post(`/project/${p.id}/rotate-key`, { key: 'authentication' }, dev.token);
+    const fresh = res.json().api_key;
+    expect(fresh).toMatch(/^hb_auth_/);
+    expect(fresh).not.toBe(old);
+    // Any authKey call will do: the key is checked before the body is.
+    const signin = (key: string) => t.post('/auth/v1/signin', { email: 'nobody@example.com', password: 'x' }, undefined, { 'x-api-key': key });
+    expect((await signin(old)).statusCode).toBe(401);
+    expect((await signin(old)).json().message).toBe('Invalid API key');
+    expect((await signin(fresh)).json().message).not.toBe('Invalid API key');
+  });
+
+  it('rotateProjectKey refuses another account (404) and an unknown kind (400)', async () => {
+    const p = await createProject(t, dev, unique('rotbad'));
+    expect((await t.post(`/project/${p.id}/rotate-key`, { key: 'bucket' }, other.token)).statusCode).toBe(404);
+    expect((await t.post(`/project/${p.id}/rotate-key`, { key: 'root' }, dev.token)).statusCode).toBe(400);
+    expect((await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token)).json().api_key).toBe(p.bucketKey);
+  });
+});
+
+describe('deleteProject', () => {
+  it('refuses a wrong confirmation (400) and another account (404), keeping everything', async () => {
+    const p = await createProject(t, dev, unique('keep'));
+    const wrong = await t.post(`/project/${p.id}/delete`, { confirm: 'something-else' }, dev.token);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toMatch(/confirm/);
+    expect((await t.post(`/project/${p.id}/delete`, {}, dev.token)).statusCode).toBe(400);
+    expect((await t.post(`/project/${p.id}/delete`, { confirm: p.subdomain }, other.token)).statusCode).toBe(404);
+    expect((await t.post('/project/project-details/', { project_id: p.id }, dev.token)).statusCode).toBe(200);
+  });
+
+  it('removes the project, its files (bytes and rows) and its keys with the right confirmation', async () => {
+    const p = await createProject(t, dev, unique('doomed'));
+    const keep = await createProject(t, dev, unique('kept'));
+    const file = (await upload(t, dev.token, p.id, [{ name: 'a.txt', content: 'doomed' }])).json().file;
+    await upload(t, dev.token, p.id, [{ name: 'b.txt', content: 'doomed too' }]);
+    const kept = (await upload(t, dev.token, keep.id, [{ name: 'k.txt', content: 'kept' }])).json().file;
+    const ownFiles = () => storedFiles(t).filter((f) => f.includes(p.id));
+    expect(ownFiles().length).toBeGreaterThan(0);
+
+    const res = await t.post(`/project/${p.id}/delete`, { confirm: p.subdomain.toUpperCase() }, dev.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'deleted' });
+
+    expect((await t.post('/projects', undefined, dev.token)).json().map((x: { id: string }) => x.id)).not.toContain(p.id);
+    expect((await t.post('/project/project-details/', { project_id: p.id }, dev.token)).statusCode).toBe(404);
+    expect(ownFiles()).toEqual([]);
+    expect(await rowCount(t, p.id)).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url: new URL(file.path).pathname })).statusCode).toBe(404);
+    const keyCall = await t.app.inject({ method: 'GET', url: '/api/storage/v1/objects', headers: { 'x-api-key': p.bucketKey } });
+    expect(keyCall.statusCode).toBe(401);
+    // The subdomain is free again; the other project is untouched.
+    expect((await t.post('/check_subdomain', { subdomain: p.subdomain }, dev.token)).json().available).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: new URL(kept.path).pathname })).body).toBe('kept');
+  });
+});
