@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => tdb.drop());
 
-const tables = Object.values(schema).filter((t): t is PgTable => is(t, PgTableClass));
+const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => is(t, PgTableClass));
 
 test.each(tables.map((t) => [getTableConfig(t).name, t] as const))('table %s matches the migrations', async (name, table) => {
   const rows = await tdb.database.query<{ column_name: string; is_nullable: string }>(

@@ -9,6 +9,7 @@ import YAML from 'yaml';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { registerErrorHandling } from './http/errors';
+import { registerValidation } from './http/validation';
 import { registerContract, loadSpec, missingHandlers } from './http/contract';
 import type { HandlerMap } from './http/types';
 import { systemClock, type Clock } from './lib/clock';
@@ -48,7 +49,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // We log requests ourselves (onResponse) so every line carries the operationId too.
     logController: new LogController({ disableRequestLogging: true }),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
 
   const database =
@@ -78,6 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('deps', deps);
 
   registerErrorHandling(app);
+  registerValidation(app);
   // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
   const hosting = createHostingModule(app, deps);
   app.addHook('onRequest', async (req, reply) => {

@@ -6,6 +6,8 @@ import type { Deps } from '../deps';
 export const HOUSEKEEPING_SQL = [
   `DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`,
   `DELETE FROM account_tokens WHERE expires_at < now() - interval '1 day'`,
+  `DELETE FROM end_user_tokens WHERE expires_at < now() - interval '1 day'`,
+  `DELETE FROM end_user_refresh_tokens WHERE expires_at < now() - interval '1 day'`,
 ];
 
 export async function runHousekeeping(deps: Pick<Deps, 'database'>, extra: string[] = []): Promise<void> {
