@@ -4,6 +4,7 @@
 // Flask types are proxied (streamed both ways) to the site's process. Every answer is counted.
 import http from 'node:http';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HostingService } from './hosting.service';
 import type { Runtime } from './runtime';
@@ -98,11 +99,19 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
     let bodyIn = 0;
     const up = http.request({ host: upstream.host, port: upstream.port, method: req.method, path: req.url, headers, agent }, (res) => {
       let out = 0;
-      res.on('data', (c: Buffer) => (out += c.length));
-      res.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req) + bodyIn), out));
+      // Count in a pass-through: a 'data' listener on res itself would drain it before Fastify pipes it.
+      const counted = new PassThrough({
+        transform(chunk: Buffer, _e, done) {
+          out += chunk.length;
+          done(null, chunk);
+        },
+      });
+      counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req) + bodyIn), out));
+      res.on('error', (err) => counted.destroy(err));
+      res.pipe(counted);
       const outHeaders: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(res.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) outHeaders[k] = v;
-      resolve(reply.code(res.statusCode ?? 502).headers(outHeaders).send(res));
+      resolve(reply.code(res.statusCode ?? 502).headers(outHeaders).send(counted));
     });
     up.setTimeout(60_000, () => up.destroy(new Error('upstream timeout')));
     up.on('error', () => {
@@ -110,8 +119,13 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
       d.traffic.record(project.id, 502, urlPath, bytesIn, 0);
       resolve(reply.code(502).type('text/html; charset=utf-8').send(unavailablePage()));
     });
-    req.raw.on('data', (c: Buffer) => (bodyIn += c.length));
-    req.raw.pipe(up);
+    const counter = new PassThrough({
+      transform(chunk: Buffer, _e, done) {
+        bodyIn += chunk.length;
+        done(null, chunk);
+      },
+    });
+    req.raw.pipe(counter).pipe(up);
   });
 }
 

@@ -66,6 +66,7 @@ export class ProcessRuntime implements Runtime {
   ensure(spec: SiteSpec): Promise<Upstream> {
     const p = this.procs.get(spec.deploymentId);
     if (p && p.status === 'running') return Promise.resolve({ host: '127.0.0.1', port: p.port });
+    if (p && p.status === 'restarting') return this.waitRestarted(p);
     let pending = this.starting.get(spec.deploymentId);
     if (!pending) {
       pending = this.start(spec).finally(() => this.starting.delete(spec.deploymentId));
@@ -161,6 +162,16 @@ export class ProcessRuntime implements Runtime {
     }
     const log = await this.logs(proc.spec.deploymentId);
     throw new RuntimeStartError(`The ${proc.spec.kind} site did not start listening on its PORT`, log.slice(-4000));
+  }
+
+  /** A crashed process comes back after its back-off; callers wait rather than start a second one. */
+  private async waitRestarted(proc: Proc): Promise<Upstream> {
+    const deadline = Date.now() + 35_000;
+    while (Date.now() < deadline && !proc.stopping) {
+      if (proc.status === 'running') return { host: '127.0.0.1', port: proc.port };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new RuntimeStartError('The site is restarting after a crash', await this.logs(proc.spec.deploymentId));
   }
 
   async retire(projectId: string, keepDeploymentId?: string): Promise<void> {
