@@ -128,7 +128,7 @@ export default function StoragePage() {
                   return (
                     <tr key={f.object_id}>
                       <td data-label="Name">
-                        <button type="button" className="file-name" onClick={() => setPreview(f)} title={`Preview ${name}`}>
+                        <button type="button" className="file-name" onClick={() => setPreview(f)} aria-label={`Preview ${name}`}>
                           <Icon name={f.object_type === 'folder' ? 'folder' : isImageType(f.object_type) ? 'image' : 'file'} size={16} />
                           <span>{name}</span>
                         </button>

@@ -1,0 +1,233 @@
+// The developer's journey through the console in a real browser against the real server:
+// sign up, log in, create a project, copy a key, upload an image and see its preview, share,
+// delete, add an end user, page through users, log out. Screenshots go to artifacts/e2e/console/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { startServer, type RunningServer } from './helpers/server';
+
+const maybe = chromiumInstalled() ? describe : describe.skip;
+jest.setTimeout(120_000);
+
+// A real 16x16 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+maybe('console journey', () => {
+  let server: RunningServer;
+  let b: Browser;
+  const stamp = Date.now().toString(36);
+  const email = `dev-${stamp}@example.com`;
+  const password = 'correct horse battery staple';
+  const subdomain = `e2e-${stamp}`;
+  let projectId = '';
+  let imagePath = '';
+
+  beforeAll(async () => {
+    server = await startServer();
+    b = await openBrowser('console', server.url);
+    imagePath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-e2e-files-')), 'cat.png');
+    fs.writeFileSync(imagePath, PNG);
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await server?.stop();
+  });
+
+  test('the landing page links to the console and the docs', async () => {
+    const { page } = b;
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Start Building' }).waitFor();
+    await page.getByRole('link', { name: 'View Documentation' }).waitFor();
+    await b.shot('landing');
+    await page.goto('/no-such-page');
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+  });
+
+  test('the console sends a visitor without a session to the login page', async () => {
+    await b.page.goto('/console');
+    await b.page.waitForURL('**/auth/login');
+  });
+
+  test('sign up lands on the empty projects list', async () => {
+    const { page } = b;
+    await page.goto('/auth/signup');
+    await page.getByLabel('Full name').fill('Ada Lovelace');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await b.shot('signup');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/console');
+    await page.getByText('No projects yet').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    await b.shot('projects-empty');
+  });
+
+  test('sign out, then sign in again', async () => {
+    const { page } = b;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Hostbase' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.form-error').waitFor();
+    await b.shot('login-failed');
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
+  test('create a project with a checked subdomain', async () => {
+    const { page } = b;
+    await page.goto('/console');
+    await page.getByRole('button', { name: 'New Project' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New Project' });
+    await dialog.getByLabel('Project name').fill('E2E Demo');
+    await dialog.getByLabel('Description').fill('Made by the browser journey');
+    await dialog.getByLabel('Subdomain').fill(subdomain);
+    await dialog.getByText('Subdomain is available').waitFor();
+    await b.shot('new-project');
+    await dialog.getByRole('button', { name: 'Create Project' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.locator('.project-card', { hasText: 'E2E Demo' });
+    await card.waitFor();
+    expect(await card.locator('.project-domain').textContent()).toContain(subdomain);
+    await b.shot('projects');
+    await card.getByRole('link').click();
+    await page.waitForURL(/\/project\/[^/]+\/authentication$/);
+    projectId = decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
+    expect(projectId).toBeTruthy();
+  });
+
+  test('copy the bucket API key; the tick goes away after 2 s', async () => {
+    const { page } = b;
+    await page.getByRole('link', { name: 'API Keys' }).click();
+    await page.waitForURL(/\/api-keys$/);
+    await page.getByRole('button', { name: 'Show Bucket API Key' }).click();
+    const row = page.locator('.key-row', { hasText: 'Bucket API Key' });
+    const key = (await row.locator('code').textContent())?.trim() ?? '';
+    expect(key.length).toBeGreaterThan(10);
+    await page.getByRole('button', { name: 'Copy Bucket API Key' }).click();
+    await page.getByRole('button', { name: 'Bucket API Key copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await b.shot('api-keys');
+    await page.getByRole('button', { name: 'Copy Bucket API Key' }).waitFor({ timeout: 4000 });
+  });
+
+  test('upload an image, see its preview, share it, delete it', async () => {
+    const { page } = b;
+    await page.getByRole('link', { name: 'Storage' }).click();
+    await page.getByText('No files yet').waitFor();
+    await page.getByRole('button', { name: 'Upload' }).first().click();
+    const upload = page.getByRole('dialog', { name: 'Upload files' });
+    await upload.locator('input[type=file]').setInputFiles(imagePath);
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await upload.getByText('Uploaded').waitFor();
+    await b.shot('upload');
+    await upload.getByRole('button', { name: 'Close', exact: true }).click();
+
+    const row = page.getByRole('row', { name: /cat\.png/ });
+    await row.waitFor();
+    await b.shot('storage');
+
+    await row.getByRole('button', { name: 'Preview cat.png' }).click();
+    const preview = page.getByRole('dialog', { name: 'cat.png' });
+    const img = preview.getByRole('img', { name: 'Preview of cat.png' });
+    await img.waitFor();
+    await page.waitForFunction(() => {
+      const el = document.querySelector<HTMLImageElement>('img.preview-img');
+      return !!el && el.complete && el.naturalWidth === 16;
+    });
+    await b.shot('preview');
+    await preview.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('status').filter({ hasText: 'Share link copied to clipboard!' }).waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const shared = await page.request.get(link);
+    expect(shared.status()).toBe(200);
+    expect(Buffer.from(await shared.body()).equals(PNG)).toBe(true);
+    const download = await page.request.get(await preview.getByRole('link', { name: 'Download' }).getAttribute('href') ?? '');
+    expect(download.headers()['content-disposition'] ?? '').toMatch(/attachment/);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+
+    await row.getByRole('button', { name: 'Delete cat.png' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete file' });
+    await b.shot('delete-file');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No files yet').waitFor();
+    expect((await page.request.get(link)).status()).toBe(404);
+  });
+
+  test('add an end user, then page through 101 users', async () => {
+    const { page } = b;
+    await page.getByRole('link', { name: 'Authentication' }).click();
+    await page.getByText('No users yet').waitFor();
+    await page.getByRole('button', { name: 'Add User' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add User' });
+    await dialog.getByLabel('Email').fill('first-user@example.com');
+    await dialog.getByLabel('Password').fill('end-user-password');
+    await dialog.getByRole('button', { name: 'Add User' }).click();
+    await page.getByRole('cell', { name: 'first-user@example.com', exact: true }).waitFor();
+    await page.getByText('Showing 1 to 1 of 1 users').waitFor();
+    await b.shot('users-one');
+
+    await page.getByRole('button', { name: 'Reset password of first-user@example.com' }).click();
+    await page.getByRole('alertdialog', { name: 'Reset password' }).getByRole('button', { name: 'Send reset email' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password reset email sent' }).waitFor();
+
+    // 100 more through the same console endpoint, so there is a second page.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    for (let i = 0; i < 100; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          page.request
+            .post(`/api/project/${encodeURIComponent(projectId)}/auth/add_user`, {
+              headers: { Authorization: `Bearer ${token}` },
+              data: { email: `user-${String(i + k).padStart(3, '0')}@example.com`, password: 'end-user-password' },
+            })
+            .then((r) => expect(r.status()).toBe(200)),
+        ),
+      );
+    }
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('Showing 1 to 100 of 101 users').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Showing 101 to 101 of 101 users').waitFor();
+    await b.shot('users-page-2');
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Showing 1 to 100 of 101 users').waitFor();
+
+    // Delete the first user on this page.
+    const victim = ((await page.locator('.user-email').first().textContent()) ?? '').trim();
+    await page.getByRole('button', { name: `Delete ${victim}`, exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete user' }).click();
+    await page.getByText('Showing 1 to 100 of 100 users').waitFor();
+    await expect(page.getByRole('cell', { name: victim, exact: true }).count()).resolves.toBe(0);
+  });
+
+  test('phone width: the console still fits', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/project/${encodeURIComponent(projectId)}/api-keys`);
+    await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await b.shot('phone-api-keys');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  test('log out ends the session', async () => {
+    const { page } = b;
+    await page.goto('/console');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/auth/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.goto('/console');
+    await page.waitForURL('**/auth/login');
+    await b.shot('signed-out');
+  });
+});
