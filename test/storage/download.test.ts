@@ -80,7 +80,7 @@ describe('downloadObject', () => {
   });
 
   it('serves the whole file for ranges it does not do (several, malformed) and a stale If-Range', async () => {
-    for (const headers of [{ range: 'bytes=0-1,5-6' }, { range: 'items=0-1' }, { range: 'bytes=0-10', 'if-range': '"stale"' }]) {
+    for (const headers of [{ range: 'bytes=0-1,5-6' }, { range: 'items=0-1' }, { range: 'bytes=0-10', 'if-range': '"stale"' }] as Record<string, string>[]) {
       const res = await get(url, headers);
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload).toEqual(bytes);
