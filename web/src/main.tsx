@@ -29,7 +29,8 @@ const queryClient = new QueryClient({
     queries: {
       refetchOnWindowFocus: false,
       staleTime: 10_000,
-      retry: (count, err) => count < 2 && (!(err instanceof ApiError) || err.status === 0 || err.status >= 500),
+      // Retry only what may pass on a second try: network failures and gateway/unavailable answers.
+      retry: (count, err) => count < 2 && (!(err instanceof ApiError) || err.status === 0 || [502, 503, 504].includes(err.status)),
     },
   },
 });

@@ -156,18 +156,24 @@ function Traffic({ projectId }: { projectId: string }) {
   if (traffic.isError) return <ErrorState title="Could not load traffic" error={traffic.error} onRetry={() => traffic.refetch()} />;
   const { traffic: series, errors, activity } = traffic.data;
   const max = Math.max(1, ...series.map((t) => t.requests));
+  const total = series.reduce((a, t) => a + t.requests, 0);
+  // Label about eight bars at most, so long series stay readable.
+  const labelEvery = Math.max(1, Math.ceil(series.length / 8));
   return (
     <div className="hosting-grid">
       <section className="card panel" aria-labelledby="traffic-title">
         <h2 id="traffic-title" className="panel-title">Traffic</h2>
-        {series.length === 0 ? (
-          <Empty icon="chart" title="No requests yet" />
+        {series.length === 0 || total === 0 ? (
+          <Empty icon="chart" title="No requests yet">Requests to your site show up here.</Empty>
         ) : (
           <ul className="bar-chart" aria-label="Requests">
-            {series.map((t) => (
-              <li key={t.label} className="bar-col" title={`${t.label}: ${t.requests} requests`}>
+            {series.map((t, i) => (
+              <li key={`${t.label}-${i}`} className="bar-col" title={`${t.label}: ${t.requests} requests`}>
                 <span className="bar" style={{ height: `${Math.max(2, (t.requests / max) * 100)}%` }} />
-                <span className="bar-label">{t.label}</span>
+                <span className="bar-label" aria-hidden="true">
+                  {i % labelEvery === 0 ? t.label : ''}
+                </span>
+                <span className="visually-hidden">{t.label}:</span>
                 <span className="visually-hidden">{t.requests} requests</span>
               </li>
             ))}
