@@ -78,7 +78,7 @@ export class HostingService {
       if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
       log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
       published = true;
-      await this.d.files.publish(project.id, row.id, staged, [...names]);
+      await this.d.files.publish(project.id, row.id, staged, zipPath);
       staged = undefined;
       log.add('Stored');
       await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, buildLog: log.text });

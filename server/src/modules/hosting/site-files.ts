@@ -1,13 +1,16 @@
-// Where a deployment's files live: the ObjectStore (sites/<projectId>/<deploymentId>/<path>) is
-// the truth, so any API instance can serve any deployment; each instance keeps a local copy under
-// DATA_DIR/hosting/cache/<deploymentId>, filled on first use. Deployments are immutable, so a
-// cached copy never goes stale.
+// Where a deployment's files live: the ObjectStore (sites/<projectId>/<deploymentId>/archive.zip)
+// is the truth, so any API instance can serve any deployment; each instance keeps an extracted
+// copy under DATA_DIR/hosting/cache/<deploymentId>, filled on first use. Deployments are
+// immutable, so a cached copy never goes stale.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../storage/object-store';
+import { extractPlan, planZip } from './zip-extract';
+
+const ARCHIVE = 'archive.zip';
 
 export const siteKeyPrefix = (projectId: string, deploymentId?: string) =>
   deploymentId ? `sites/${projectId}/${deploymentId}/` : `sites/${projectId}/`;
@@ -35,27 +38,18 @@ export class SiteFiles {
     return dir;
   }
 
-  /** Uploads an extracted deployment to the store, then makes the staged folder this instance's cache. */
-  async publish(projectId: string, deploymentId: string, staged: string, names: string[], concurrency = 16): Promise<void> {
-    const prefix = siteKeyPrefix(projectId, deploymentId);
-    let next = 0;
-    const worker = async () => {
-      while (next < names.length) {
-        const name = names[next++];
-        const file = path.join(staged, name);
-        const { size } = await fsp.stat(file);
-        await this.store.put(prefix + name, fs.createReadStream(file, { highWaterMark: 1 << 20 }), { size });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
-    await fsp.rename(staged, this.cacheDir(deploymentId)).catch(async (err: NodeJS.ErrnoException) => {
-      // Another request filled the cache from the store meanwhile: keep that copy.
-      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
-      await fsp.rm(staged, { recursive: true, force: true });
-    });
+  /**
+   * Stores the deployment's archive (one object: a 5,000-file site costs one PUT, not 5,000),
+   * then makes the staged extraction this instance's cache. Other instances extract the same
+   * archive with the same checks, so they serve exactly these files.
+   */
+  async publish(projectId: string, deploymentId: string, staged: string, zipPath: string): Promise<void> {
+    const { size } = await fsp.stat(zipPath);
+    await this.store.put(siteKeyPrefix(projectId, deploymentId) + ARCHIVE, fs.createReadStream(zipPath, { highWaterMark: 1 << 20 }), { size, contentType: 'application/zip' });
+    await this.adopt(staged, this.cacheDir(deploymentId));
   }
 
-  /** The local folder of a deployment, downloaded from the store when this instance lacks it. */
+  /** The local folder of a deployment, extracted from the stored archive when this instance lacks it. */
   ensureLocal(projectId: string, deploymentId: string): Promise<string> {
     const dir = this.cacheDir(deploymentId);
     if (fs.existsSync(dir)) return Promise.resolve(dir);
@@ -68,23 +62,32 @@ export class SiteFiles {
   }
 
   private async download(projectId: string, deploymentId: string, dir: string): Promise<string> {
-    const staged = await this.tempDir(`fill-${deploymentId}`);
+    const work = await this.tempDir(`fill-${deploymentId}`);
     try {
-      const prefix = siteKeyPrefix(projectId, deploymentId);
-      for await (const { key } of this.store.list(prefix)) {
-        const target = path.join(staged, key.slice(prefix.length));
-        if (!target.startsWith(staged + path.sep)) continue; // keys were validated on the way in
-        await fsp.mkdir(path.dirname(target), { recursive: true });
-        const { body } = await this.store.get(key);
-        await pipeline(body, fs.createWriteStream(target, { flags: 'wx' }));
+      const zipPath = path.join(work, ARCHIVE);
+      const { body } = await this.store.get(siteKeyPrefix(projectId, deploymentId) + ARCHIVE);
+      await pipeline(body, fs.createWriteStream(zipPath, { flags: 'wx' }));
+      const plan = await planZip(zipPath);
+      const staged = path.join(work, 'files');
+      try {
+        await extractPlan(plan, staged);
+      } finally {
+        plan.close();
       }
-      await fsp.rename(staged, dir).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
-      });
+      await this.adopt(staged, dir);
       return dir;
     } finally {
-      await fsp.rm(staged, { recursive: true, force: true });
+      await fsp.rm(work, { recursive: true, force: true });
     }
+  }
+
+  private async adopt(staged: string, dir: string): Promise<void> {
+    await fsp.mkdir(staged, { recursive: true }); // an archive of nothing still gets a folder
+    await fsp.rename(staged, dir).catch(async (err: NodeJS.ErrnoException) => {
+      // Another request filled the cache meanwhile: keep that copy.
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+      await fsp.rm(staged, { recursive: true, force: true });
+    });
   }
 
   /** A failed deploy's partial upload. */

@@ -55,12 +55,20 @@ const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const UNIX = 3;
 
-function open(file: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false }, (err, zip) =>
-      err ? reject(new ZipRefusedError(`The file is not a valid zip archive (${err.message}).`)) : resolve(zip),
-    ),
-  );
+/** Archives up to this size are read into memory: yauzl then inflates entries in parallel,
+ * where reading through one file descriptor serialises every read (measured 5x slower). */
+const IN_MEMORY_MAX = 256 * 1024 * 1024;
+
+async function open(file: string): Promise<yauzl.ZipFile> {
+  const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false };
+  const size = (await fsp.stat(file)).size;
+  const buffer = size <= IN_MEMORY_MAX ? await fsp.readFile(file) : undefined;
+  return new Promise((resolve, reject) => {
+    const done = (err: Error | null, zip?: yauzl.ZipFile) =>
+      err || !zip ? reject(new ZipRefusedError(`The file is not a valid zip archive (${err?.message ?? 'unreadable'}).`)) : resolve(zip);
+    if (buffer) yauzl.fromBuffer(buffer, options, done);
+    else yauzl.open(file, options, done);
+  });
 }
 
 function readEntries(zip: yauzl.ZipFile, limits: ZipLimits): Promise<yauzl.Entry[]> {
@@ -182,8 +190,11 @@ export async function extractPlan(plan: ZipPlan, dest: string, concurrency = 8):
         madeDirs.add(dir);
       }
       const stream = await openEntry(plan.zip, f.entry);
-      // 'wx': never follow or replace anything already there.
-      await pipeline(stream, new Cap(f.size), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 })).catch((err: NodeJS.ErrnoException) => {
+      // 'wx': never follow or replace anything already there. Small entries go through memory:
+      // one writeFile is several times cheaper than a write stream per file (5,000-file sites).
+      const write = f.size <= SMALL_ENTRY ? collect(stream, f.size).then((buf) => fsp.writeFile(target, buf, { flag: 'wx', mode: 0o644 })) :
+        pipeline(stream, new Cap(f.size), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+      await write.catch((err: NodeJS.ErrnoException) => {
         // Disk trouble is ours (500); anything else came from the archive: bad data, lying sizes, CRC.
         if (err instanceof ZipRefusedError || /^E[A-Z]+$/.test(err.code ?? '')) throw err;
         throw new ZipRefusedError(`The zip is damaged: ${err.message}.`);
@@ -191,6 +202,24 @@ export async function extractPlan(plan: ZipPlan, dest: string, concurrency = 8):
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, plan.files.length) }, worker));
+}
+
+const SMALL_ENTRY = 4 * 1024 * 1024;
+
+function collect(stream: NodeJS.ReadableStream, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    stream.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > max) {
+        (stream as unknown as { destroy(): void }).destroy();
+        reject(new ZipRefusedError('An entry inflated past its declared size.'));
+      } else chunks.push(c);
+    });
+    stream.on('error', reject);
+    stream.on('end', () => resolve(Buffer.concat(chunks, n)));
+  });
 }
 
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
