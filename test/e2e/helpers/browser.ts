@@ -29,6 +29,7 @@ export interface Browser {
 export async function openBrowser(journey: string, baseURL: string): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-chromium-'));
   const dir = path.join(ARTIFACTS, journey);
+  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

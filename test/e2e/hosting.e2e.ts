@@ -1,0 +1,101 @@
+// Hosting in a real browser: deploy a zip from the project's Hosting page, deploy again, roll back,
+// and see the site in the console's hosting list. Screenshots go to artifacts/e2e/hosting/.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { startServer, type RunningServer } from './helpers/server';
+
+const hasZip = (() => {
+  try {
+    execFileSync('zip', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const maybe = chromiumInstalled() && hasZip ? describe : describe.skip;
+jest.setTimeout(120_000);
+
+function makeSite(dir: string, name: string, html: string): string {
+  const src = fs.mkdtempSync(path.join(dir, 'site-'));
+  fs.writeFileSync(path.join(src, 'index.html'), html);
+  const zip = path.join(dir, name);
+  execFileSync('zip', ['-q', zip, 'index.html'], { cwd: src });
+  return zip;
+}
+
+maybe('hosting journey', () => {
+  let server: RunningServer;
+  let b: Browser;
+  const stamp = Date.now().toString(36);
+  let v1 = '';
+  let v2 = '';
+
+  beforeAll(async () => {
+    server = await startServer();
+    b = await openBrowser('hosting', server.url);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-e2e-sites-'));
+    v1 = makeSite(dir, 'v1.zip', '<h1>version one</h1>');
+    v2 = makeSite(dir, 'v2.zip', '<h1>version two</h1>');
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await server?.stop();
+  });
+
+  test('deploy, redeploy and roll back', async () => {
+    const { page } = b;
+    await page.goto('/auth/signup');
+    await page.getByLabel('Full name').fill('Site Owner');
+    await page.getByLabel('Email').fill(`site-${stamp}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/console');
+    await page.getByRole('button', { name: 'New Project' }).first().click();
+    await page.getByLabel('Project name').fill('Site');
+    await page.getByLabel('Subdomain').fill(`site-${stamp}`);
+    await page.getByText('Subdomain is available').waitFor();
+    await page.getByRole('button', { name: 'Create Project' }).click();
+    await page.locator('.project-card .project-link').first().click();
+    await page.getByRole('link', { name: 'Hosting' }).click();
+    await page.getByText('No deployments yet').waitFor();
+
+    await page.getByRole('button', { name: 'Manage' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Project' });
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await dialog.getByText('Please select a project type.').waitFor();
+    await dialog.getByLabel('React').check();
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await dialog.getByText('Please upload a zip file.').waitFor();
+    await dialog.locator('input[type=file]').setInputFiles(v1);
+    await b.shot('manage');
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'File uploaded successfully!' }).waitFor({ timeout: 30_000 });
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Active', { exact: true }).waitFor();
+    await page.getByText('CPU Usage').waitFor();
+    await b.shot('deployed');
+
+    await page.getByRole('button', { name: 'Manage' }).click();
+    await dialog.getByLabel('Vite').check();
+    await dialog.locator('input[type=file]').setInputFiles(v2);
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+    const rows = page.locator('table tbody tr');
+    await expect(rows.count()).resolves.toBe(2);
+    await page.getByRole('button', { name: 'Rollback' }).click();
+    await page.getByRole('alertdialog', { name: 'Roll back' }).getByRole('button', { name: 'Make live' }).click();
+    await page.getByRole('status').filter({ hasText: 'Deployment is live' }).waitFor();
+    // The React deployment (the older row) is live again.
+    await rows.filter({ hasText: 'React' }).getByText('live').waitFor();
+    await b.shot('rolled-back');
+
+    await page.goto('/console/hosting');
+    const site = page.locator('.site-item', { hasText: `site-${stamp}` });
+    await site.getByText('live').waitFor();
+    await b.shot('sites');
+  });
+});
