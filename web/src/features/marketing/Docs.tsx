@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { Icon, type IconName } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
 
@@ -45,7 +46,7 @@ export default function Docs() {
           <h2 id="introduction">Quick start</h2>
           <ol>
             <li>
-              <a href="/auth/signup">Create an account</a> and open the <a href="/console">console</a>.
+              <Link to="/auth/signup">Create an account</Link> and open the <Link to="/console">console</Link>.
             </li>
             <li>Create a project and pick a subdomain. Your project gets its own bucket and authentication service.</li>
             <li>
