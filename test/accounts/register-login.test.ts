@@ -3,6 +3,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
 
+// Building an app (a fresh database from the template) can take seconds on a busy machine.
+jest.setTimeout(30_000);
+
 // A frozen clock the tests move by hand (rate-limit windows); JWTs still use real time.
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.UTC(2030, 0, 1) + offsetMs) };
@@ -11,7 +14,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp({}, { clock });
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 let seq = 0;
 const uniqueEmail = (tag = 'dev') => `${tag}${++seq}-${process.pid}@example.com`;
