@@ -28,6 +28,8 @@ module.exports = {
       transform: { '^.+\\.(t|j|mj)sx?$': swc },
       transformIgnorePatterns,
       moduleNameMapper: { '\\.(css|svg|png|jpg|webp)$': '<rootDir>/web/test/style-stub.js' },
+      // Polyfills jsdom lacks (TextEncoder for react-router), loaded before every web test.
+      setupFiles: ['<rootDir>/web/src/test/polyfills.ts'],
     },
     {
       displayName: 'e2e',

@@ -21,6 +21,11 @@ const ResetPassword = lazy(() => import('./features/auth/ResetPassword'));
 const VerifyEmail = lazy(() => import('./features/auth/VerifyEmail'));
 const EmailVerified = lazy(() => import('./features/auth/EmailVerified'));
 
+// A project's end users (not developers) land here from the platform's mails.
+const EndUserLayout = lazy(() => import('./features/enduser/EndUserLayout'));
+const EndUserResetPassword = lazy(() => import('./features/enduser/EndUserResetPassword'));
+const EndUserVerifyEmail = lazy(() => import('./features/enduser/EndUserVerifyEmail'));
+
 const ConsoleLayout = lazy(() => import('./features/console/ConsoleLayout'));
 const ProjectLayout = lazy(() => import('./features/console/ProjectLayout'));
 const GlobalDashboard = lazy(() => import('./features/dashboard/GlobalDashboard'));
@@ -67,6 +72,13 @@ export const routes: RouteObject[] = [
           { path: 'auth/reset-password/:token', element: <ResetPassword /> },
           { path: 'verify-email', element: <VerifyEmail /> },
           { path: 'email-verified', element: <EmailVerified /> },
+        ],
+      },
+      {
+        element: <EndUserLayout />,
+        children: [
+          { path: 'auth/end-user/reset-password', element: <EndUserResetPassword /> },
+          { path: 'auth/end-user/verify-email', element: <EndUserVerifyEmail /> },
         ],
       },
       {

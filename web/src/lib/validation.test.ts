@@ -1,4 +1,4 @@
-import { mailboxUsername, normalizeSubdomain, validateDomain, validateMailboxPassword, validateMailboxUsername } from './validation';
+import { checkOrigin, mailboxUsername, normalizeSubdomain, parseOrigins, validateDomain, validateMailboxPassword, validateMailboxUsername, validateNewPassword, validateSiteUrl } from './validation';
 
 it('checks sending domains with the spec messages', () => {
   expect(validateDomain('')).toBe('Domain name is required');
@@ -25,4 +25,26 @@ it('takes the mailbox username before any @ and refuses duplicates', () => {
 
 it('normalizes typed subdomains', () => {
   expect(normalizeSubdomain('My App_1!')).toBe('myapp1');
+});
+
+it('accepts exact origins only, one per line', () => {
+  expect(checkOrigin('https://app.example.com/')).toEqual({ origin: 'https://app.example.com' });
+  expect(checkOrigin('http://localhost:5173')).toEqual({ origin: 'http://localhost:5173' });
+  expect(checkOrigin('HTTPS://APP.example.com')).toEqual({ origin: 'https://app.example.com' });
+  for (const bad of ['app.example.com', 'https://*.example.com', 'ftp://x.example.com', 'https://a.example.com/path', 'https://u:p@a.example.com', 'https://a.example.com?x=1']) {
+    expect(checkOrigin(bad)).toEqual({ error: `"${bad}" is not an origin like https://app.example.com` });
+  }
+  expect(parseOrigins('\nhttps://a.example.com\nhttps://a.example.com/\n')).toEqual({ origins: ['https://a.example.com'], error: null });
+  expect(parseOrigins('https://a.example.com\nnope').error).toBe('Line 2: "nope" is not an origin like https://app.example.com');
+  expect(parseOrigins(Array.from({ length: 51 }, (_, i) => `https://a${i}.example.com`).join('\n')).error).toBe('List at most 50 origins');
+});
+
+it('checks the site URL and the new end-user password', () => {
+  expect(validateSiteUrl('')).toBeNull();
+  expect(validateSiteUrl('https://app.example.com/auth')).toBeNull();
+  expect(validateSiteUrl('app.example.com')).toBe('Enter a URL like https://app.example.com');
+  expect(validateSiteUrl('https://app.example.com/?a=1')).toBe('Enter an http(s) URL without query, fragment or credentials');
+  expect(validateNewPassword('1234567', '1234567')).toBe('Password must be at least 8 characters');
+  expect(validateNewPassword('12345678', '12345679')).toBe('Passwords do not match');
+  expect(validateNewPassword('12345678', '12345678')).toBeNull();
 });

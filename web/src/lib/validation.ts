@@ -40,3 +40,65 @@ export function validateMailboxPassword(value: string): string | null {
 export function normalizeSubdomain(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, 63);
 }
+
+// ---------------------------------------------------------------- end-user auth settings
+
+export const EXAMPLE_ORIGIN = 'https://app.example.com';
+export const MAX_ALLOWED_ORIGINS = 50;
+export const END_USER_PASSWORD_MIN = 8;
+
+/**
+ * One allowed CORS origin as the server accepts it: http(s), a host and an optional port, no
+ * path, query, credentials or wildcard. Returns the normalized origin, or an error message.
+ */
+export function checkOrigin(value: string): { origin: string } | { error: string } {
+  const raw = value.trim().replace(/\/$/, '');
+  const bad = { error: `"${value.trim()}" is not an origin like ${EXAMPLE_ORIGIN}` };
+  if (!raw || raw.includes('*')) return bad;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return bad;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password) return bad;
+  if (url.origin.toLowerCase() !== raw.toLowerCase()) return bad;
+  return { origin: url.origin };
+}
+
+/** The origins textarea (one per line, blank lines ignored) → the list, or the first error. */
+export function parseOrigins(text: string): { origins: string[]; error: null } | { origins: null; error: string } {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const origins: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (!line) continue;
+    const r = checkOrigin(line);
+    if ('error' in r) return { origins: null, error: `Line ${i + 1}: ${r.error}` };
+    if (!origins.includes(r.origin)) origins.push(r.origin);
+  }
+  if (origins.length > MAX_ALLOWED_ORIGINS) return { origins: null, error: `List at most ${MAX_ALLOWED_ORIGINS} origins` };
+  return { origins, error: null };
+}
+
+/** The site URL for end-user mail links: empty (the hosted pages), or an http(s) URL without query or fragment. */
+export function validateSiteUrl(value: string): string | null {
+  const v = value.trim();
+  if (!v) return null;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return `Enter a URL like ${EXAMPLE_ORIGIN}`;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password) {
+    return 'Enter an http(s) URL without query, fragment or credentials';
+  }
+  return null;
+}
+
+/** New end-user password and its confirmation. */
+export function validateNewPassword(password: string, confirm: string): string | null {
+  if ([...password].length < END_USER_PASSWORD_MIN) return `Password must be at least ${END_USER_PASSWORD_MIN} characters`;
+  if (password !== confirm) return 'Passwords do not match';
+  return null;
+}

@@ -1,5 +1,5 @@
 // jsdom lacks TextEncoder/TextDecoder, which react-router reads when it loads.
-// Import this first in any test that pulls in react-router.
+// Loaded before every web test by jest.config.js (setupFiles); it only polyfills.
 import { TextDecoder, TextEncoder } from 'node:util';
 
 const g = globalThis as unknown as Record<string, unknown>;

@@ -1,5 +1,4 @@
 // Test helpers: a fetch double that answers per path, and a render with the app's providers.
-import './polyfills';
 import type { ReactElement, ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

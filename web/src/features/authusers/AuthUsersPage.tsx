@@ -19,6 +19,7 @@ import { useToast } from '../../components/Toast';
 import { formatDate } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
+import { AuthSettingsPanel } from './AuthSettingsPanel';
 
 export const USERS_PAGE_SIZE = 100;
 
@@ -282,6 +283,8 @@ export default function AuthUsersPage() {
           </div>
         </div>
       )}
+
+      <AuthSettingsPanel projectId={projectId} />
 
       <AddUserModal open={adding} onClose={() => setAdding(false)} projectId={projectId} />
       <ConfirmDialog
