@@ -8,13 +8,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import YAML from 'yaml';
 import { operations, type OperationId } from '../generated/operations';
 import type { HandlerMap } from './types';
-import { Errors } from './errors';
+import { AppError, Errors } from './errors';
 import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
 
 export const SPEC_PATH = path.resolve(__dirname, '..', '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'openapi.yaml');
 
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { content?: Record<string, unknown> } }>>;
+  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> } }>>;
   security?: SecurityRequirement;
   [k: string]: unknown;
 }
@@ -47,13 +47,14 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
   if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
 
-  const byId = new Map<string, { security: SecurityRequirement; multipart: boolean }>();
+  const byId = new Map<string, { security: SecurityRequirement; multipart: boolean; json?: 'required' | 'optional' }>();
   for (const item of Object.values(spec.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId) continue;
       byId.set(op.operationId, {
         security: op.security ?? spec.security ?? [],
         multipart: Boolean(op.requestBody?.content?.['multipart/form-data']),
+        json: op.requestBody?.content?.['application/json'] ? (op.requestBody.required ? 'required' : 'optional') : undefined,
       });
     }
   }
@@ -63,7 +64,14 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const multipart = new Set([...byId].filter(([, m]) => m.multipart).map(([id]) => id));
   app.addHook('onRoute', (route) => {
     const id = (route.config as { operationId?: string } | undefined)?.operationId;
-    if (id && multipart.has(id) && route.schema) delete route.schema.body;
+    if (!id || !route.schema) return;
+    if (multipart.has(id)) delete route.schema.body;
+    // Glue keys a body schema by content type, and Fastify then validates only bodies of that
+    // type: a text/plain body would reach the handler unchecked. Use the plain schema instead
+    // (validated whatever the type) and let jsonBodyGuard refuse the other types first.
+    const body = route.schema.body as { content?: Record<string, { schema?: unknown }> } | undefined;
+    const json = body?.content?.['application/json']?.schema;
+    if (json) route.schema.body = json;
   });
 
   const { default: glue } = await import('fastify-openapi-glue');
@@ -84,7 +92,25 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
         // We authenticate in onRequest ourselves (before validation) instead of glue's preHandler.
         preHandler: undefined,
         onRequest: isPublic ? undefined : securityHook(security, opts.verifiers),
+        preValidation: meta.json ? jsonBodyGuard(meta.json === 'required') : undefined,
       };
     }) as never,
   });
+}
+
+/**
+ * For operations that take JSON: another Content-Type is a 415, a missing required body a 400,
+ * and a missing optional body is treated as {} (so `curl -X POST` with no body works).
+ */
+function jsonBodyGuard(required: boolean) {
+  return async (req: FastifyRequest) => {
+    const type = req.headers['content-type'];
+    if (type && !/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type (send application/json)');
+    }
+    if (req.body === undefined) {
+      if (required) throw Errors.validation('body must be a JSON object');
+      req.body = {};
+    }
+  };
 }

@@ -1,7 +1,7 @@
 // Thin handlers keyed by operationId: read the request, call the service, shape the answer.
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
-import { AppError, Errors } from '../../http/errors';
+import { Errors } from '../../http/errors';
 import { type AccountsService, publicAccount } from './accounts.service';
 import type { AccountRow } from './accounts.tables';
 
@@ -89,35 +89,9 @@ export function createAccountsHandlers(service: AccountsService, publicUrl: stri
       return publicAccount(account);
     },
   };
-  // The contract validates bodies per content type (application/json only), so a body sent as
-  // text/plain, multipart or with no Content-Type reached the handlers unchecked (a 500 on
-  // `undefined.trim()`). Accept only JSON objects here.
-  for (const [id, handler] of Object.entries(handlers) as [string, (req: FastifyRequest, reply: unknown) => Promise<unknown>][]) {
-    if (!BODY_OPERATIONS.has(id)) continue;
-    (handlers as Record<string, unknown>)[id] = async (req: FastifyRequest, reply: unknown) => {
-      requireJsonObjectBody(req, BODY_OPERATIONS.get(id)!);
-      return handler(req, reply);
-    };
-  }
   // The spec's second naming of the same calls.
   handlers.verifyTokenAlias = handlers.verifyToken as HandlerMap['verifyTokenAlias'];
   handlers.forgotPasswordAlias = handlers.forgotPassword as HandlerMap['forgotPasswordAlias'];
   handlers.verifyMfaCodeAlias = handlers.verifyMfaCode as HandlerMap['verifyMfaCodeAlias'];
   return handlers;
-}
-
-/** Operations with a JSON request body, and whether the body is required. */
-const BODY_OPERATIONS = new Map<string, boolean>([
-  ['registerAccount', true], ['loginAccount', true], ['verifyToken', true], ['forgotPassword', true],
-  ['resetPassword', true], ['verifyMfaCode', true], ['confirmEmail', true], ['changePassword', true],
-  ['toggleMfa', false], ['getAccountDetails', false],
-]);
-
-function requireJsonObjectBody(req: FastifyRequest, required: boolean): void {
-  const type = req.headers['content-type'];
-  if (type && !/^application\/json\s*(;|$)/i.test(type)) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type (send application/json)');
-  const body = req.body;
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) return;
-  if (body === undefined && !required) return;
-  throw Errors.validation('body must be a JSON object');
 }
