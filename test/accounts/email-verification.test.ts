@@ -2,6 +2,7 @@
 // /verify-email with a token, and email-verified; single use, 24-hour expiry, per-account limit.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
 jest.setTimeout(30_000);
@@ -16,24 +17,13 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 let seq = 0;
-const freshIp = () => `10.7.${Math.floor(++seq / 200)}.${(seq % 200) + 1}`;
+const freshIp = ipSequence(7);
 
-function post(path: string, body?: unknown, opts: { token?: string; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api' + path,
-    remoteAddress: freshIp(),
-    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : (body as object) }),
-  });
+function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
+  return injectPost(t.app, path, body, opts, freshIp);
 }
 const get = (path: string) => t.app.inject({ method: 'GET', url: '/api' + path, remoteAddress: freshIp() });
 
-function expectError(res: LightMyRequestResponse, status: number, message: string | RegExp) {
-  expect({ status: res.statusCode, type: res.headers['content-type'] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
-  if (typeof message === 'string') expect(res.json().message).toBe(message);
-  else expect(res.json().message).toMatch(message);
-}
 
 interface Dev { email: string; token: string }
 async function signUp(): Promise<Dev> {

@@ -2,6 +2,7 @@
 // a message, never a 500. Authenticated endpoints get a valid token so the body is really read.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { ipSequence } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
 jest.setTimeout(30_000);
@@ -15,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-let seq = 0;
-const freshIp = () => `10.9.${Math.floor(++seq / 200)}.${(seq % 200) + 1}`;
+const freshIp = ipSequence(9);
 
 /** path, whether it needs a token, and whether the operation has a JSON body at all. */
 const endpoints: { path: string; auth: boolean; body: 'required' | 'optional' | 'none' }[] = [

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { buildApp } from '../../server/src/app';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { ipSequence, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
 jest.setTimeout(30_000);
@@ -31,7 +32,7 @@ afterAll(async () => {
 });
 
 let seq = 0;
-const freshIp = () => `10.10.${Math.floor(++seq / 200)}.${(seq % 200) + 1}`;
+const freshIp = ipSequence(10);
 
 function post(app: FastifyInstance, path: string, body?: unknown, opts: { token?: string; ip?: string } = {}): Promise<LightMyRequestResponse> {
   return app.inject({
@@ -43,11 +44,6 @@ function post(app: FastifyInstance, path: string, body?: unknown, opts: { token?
   });
 }
 
-function expectError(res: LightMyRequestResponse, status: number, message: string | RegExp) {
-  expect(res.statusCode).toBe(status);
-  if (typeof message === 'string') expect(res.json().message).toBe(message);
-  else expect(res.json().message).toMatch(message);
-}
 
 interface Dev { email: string; password: string; token: string }
 async function signUp(app: FastifyInstance): Promise<Dev> {

@@ -2,6 +2,7 @@
 // single-use link that expires in an hour, revocation of earlier tokens, and the limits.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
 jest.setTimeout(30_000);
@@ -17,23 +18,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 let seq = 0;
-const freshIp = () => `10.5.${Math.floor(++seq / 200)}.${(seq % 200) + 1}`;
+const freshIp = ipSequence(5);
 
-function post(path: string, body?: unknown, opts: { token?: string; ip?: string; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api' + path,
-    remoteAddress: opts.ip ?? freshIp(),
-    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : (body as object) }),
-  });
+function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
+  return injectPost(t.app, path, body, opts, freshIp);
 }
 
-function expectError(res: LightMyRequestResponse, status: number, message: string | RegExp) {
-  expect({ status: res.statusCode, type: res.headers['content-type'] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
-  if (typeof message === 'string') expect(res.json().message).toBe(message);
-  else expect(res.json().message).toMatch(message);
-}
 
 interface Dev { email: string; password: string; token: string }
 async function signUp(): Promise<Dev> {

@@ -2,6 +2,7 @@
 // for an unknown email and a wrong password, the per-account and per-IP limits, and "remember".
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
 jest.setTimeout(30_000);
@@ -21,21 +22,10 @@ const uniqueEmail = (tag = 'dev') => `${tag}${++seq}-${process.pid}@example.com`
 /** Every sign-up from its own address, so the per-IP sign-up limit never interferes. */
 const freshIp = () => `10.1.${Math.floor(seq / 200)}.${(++seq % 200) + 1}`;
 
-function post(path: string, body?: unknown, opts: { token?: string; ip?: string; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api' + path,
-    remoteAddress: opts.ip ?? '127.0.0.1',
-    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : (body as object) }),
-  });
+function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
+  return injectPost(t.app, path, body, opts, () => '127.0.0.1');
 }
 
-function expectError(res: LightMyRequestResponse, status: number, message: string | RegExp) {
-  expect({ status: res.statusCode, type: res.headers['content-type'] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
-  if (typeof message === 'string') expect(res.json().message).toBe(message);
-  else expect(res.json().message).toMatch(message);
-}
 
 async function signUp(password = 'correct horse battery') {
   const email = uniqueEmail();

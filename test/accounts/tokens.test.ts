@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
 jest.setTimeout(30_000);
@@ -14,24 +15,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 let seq = 0;
-const freshIp = () => `10.4.${Math.floor(++seq / 200)}.${(seq % 200) + 1}`;
+const freshIp = ipSequence(4);
 
-function post(path: string, body?: unknown, opts: { token?: string; authorization?: string; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
-  const authorization = opts.authorization ?? (opts.token ? `Bearer ${opts.token}` : undefined);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api' + path,
-    remoteAddress: freshIp(),
-    headers: { ...(authorization ? { authorization } : {}), ...opts.headers },
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : (body as object) }),
-  });
+function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
+  return injectPost(t.app, path, body, opts, freshIp);
 }
 
-function expectError(res: LightMyRequestResponse, status: number, message: string | RegExp) {
-  expect({ status: res.statusCode, type: res.headers['content-type'] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
-  if (typeof message === 'string') expect(res.json().message).toBe(message);
-  else expect(res.json().message).toMatch(message);
-}
 
 interface Dev { id: string; email: string; password: string; token: string }
 async function signUp(): Promise<Dev> {
