@@ -1,14 +1,24 @@
 // Storage bench: `npm run bench:storage` (or `npx tsx bench/storage.ts`).
 //
-// A child process serves the real app (PGlite and the disk ObjectStore in a temp DATA_DIR, or
-// S3 when S3_ENDPOINT is set); this process registers, creates a project, then
-//   - uploads a 256 MiB file through POST /api/project/{id}/object-storage/upload, multipart,
-//     streamed from disk, while sampling the server's RSS from /proc/<pid>/status;
-//   - downloads it by its share link to a file on the same disk;
-//   - copies the same file with `cp` on the same disk, and prints MB/s and the ratios.
-// Figures only: nothing here asserts anything about time. Goal (issue 3): ≥ 0.7 × cp, peak
-// RSS < 150 MB. Options (env): BENCH_MIB (default 256), BENCH_DIR (default the OS temp dir).
-import { execFileSync, fork } from 'node:child_process';
+// A child process serves the real app (the disk ObjectStore in a temp DATA_DIR, or S3 when
+// S3_ENDPOINT is set; PGlite in the server process, or PostgreSQL when DATABASE_URL is set). It
+// runs from compiled JS (dist/, `npm run build:server`) when that exists, else through tsx; the
+// report says which, and warns when dist/ is older than the sources. This process registers,
+// creates a project, then runs BENCH_ROUNDS (default 3) rounds, each alternating:
+//   - `cp src dst` (copy_file_range: an in-kernel copy, the fastest possible baseline),
+//   - `cat src > dst` (read + write through userspace: what any server has to do at least),
+//   - upload of a 256 MiB file with curl (`-F file=@src`, a C client) to
+//     POST /api/project/{id}/object-storage/upload, and with a Node client streaming from disk,
+//   - download by its share link with curl (`-o dst`) and with a Node client,
+// and prints best and median MB/s of each, as "returned" (bytes may still be dirty pages) and
+// "on disk" (plus a `sync`), with ratios to cp and cat. The server's RSS is sampled every 5 ms
+// during each upload: the baseline (before the first upload) and what the upload added are
+// printed apart. Figures only: nothing here asserts anything about time.
+// Goal (issue 3): ≥ 0.7 × cp, peak RSS < 150 MB.
+// Options (env): BENCH_MIB (default 256), BENCH_DIR (default the OS temp dir), BENCH_ROUNDS,
+// BENCH_SERVER=tsx|dist (default: dist when built), BENCH_NODE_CLIENT=0 to skip the Node client,
+// BENCH_CPU_PROF=<dir> for a server CPU profile.
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,18 +28,41 @@ import { pipeline } from 'node:stream/promises';
 
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_MIB ?? 256) * MiB;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROOT = path.resolve(__dirname, '..');
+const DIST_APP = path.join(ROOT, 'dist', 'server', 'src', 'app.js');
 
-async function serve(dataDir: string): Promise<void> {
-  const { buildApp } = await import('../server/src/app');
-  const { loadConfig } = await import('../server/src/config');
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '12', MAX_UPLOAD_BYTES: String(SIZE * 2) } as Record<string, string>);
-  const app = await buildApp({ ...config, webDir: undefined }, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-  process.on('message', async (m) => {
-    if (m !== 'stop') return;
-    await app.close();
-    process.exit(0);
+/** The server, in a child process: compiled JS under plain node, or the sources through tsx. */
+function startServer(dataDir: string, env: NodeJS.ProcessEnv): { child: ChildProcess; mode: string } {
+  const useDist = process.env.BENCH_SERVER ? process.env.BENCH_SERVER === 'dist' : fs.existsSync(DIST_APP);
+  const src = useDist ? path.join(ROOT, 'dist', 'server', 'src') : path.join(ROOT, 'server', 'src');
+  const script = `
+    const { buildApp } = require(${JSON.stringify(path.join(src, 'app'))});
+    const { loadConfig } = require(${JSON.stringify(path.join(src, 'config'))});
+    (async () => {
+      const config = loadConfig({ ...process.env, DATA_DIR: ${JSON.stringify(dataDir)}, LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '12', MAX_UPLOAD_BYTES: String(${SIZE * 2}) });
+      const app = await buildApp({ ...config, webDir: undefined }, { logger: false });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      process.send({ port: app.server.address().port });
+      process.on('message', async (m) => { if (m !== 'stop') return; await app.close(); process.exit(0); });
+    })().catch((err) => { console.error(err); process.exit(1); });`;
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const loader = useDist ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...loader, ...prof, '-e', script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  let mode = useDist ? 'compiled JS (dist/, plain node)' : 'TypeScript through tsx';
+  if (useDist) {
+    const built = fs.statSync(DIST_APP).mtimeMs;
+    const newer = sources(path.join(ROOT, 'server', 'src')).filter((f) => fs.statSync(f).mtimeMs > built);
+    if (newer.length) mode += ` — WARNING: ${newer.length} source file(s) newer than dist/ (e.g. ${path.relative(ROOT, newer[0]!)}): run npm run build:server`;
+  }
+  return { child, mode };
+}
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(full);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [full] : [];
   });
 }
 
@@ -50,21 +83,43 @@ async function json(port: number, p: string, body: unknown, token?: string): Pro
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** Multipart upload with a known Content-Length, the file part streamed from disk. */
-function uploadFile(port: number, token: string, projectId: string, file: string): Promise<Record<string, unknown>> {
+function run(cmd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(cmd, args, { maxBuffer: 16 * MiB }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd}: ${err.message} ${stderr}`)) : resolve(stdout))),
+  );
+}
+
+type Uploaded = { path: string; object_size: number };
+
+/** curl -F: a multipart upload by a C client, the file streamed from disk. */
+async function curlUpload(url: string, token: string, file: string, answer: string): Promise<Uploaded> {
+  // `Expect:` off: curl would otherwise wait for a 100 Continue before the body.
+  const code = await run('curl', ['-sS', '-o', answer, '-w', '%{http_code}', '-H', `authorization: Bearer ${token}`, '-H', 'Expect:', '-F', `file=@${file};type=application/octet-stream`, url]);
+  const body = fs.readFileSync(answer, 'utf8');
+  if (code !== '200') throw new Error(`curl upload: ${code} ${body}`);
+  return JSON.parse(body).file as Uploaded;
+}
+
+async function curlDownload(url: string, to: string): Promise<void> {
+  const code = await run('curl', ['-sS', '-o', to, '-w', '%{http_code}', url]);
+  if (code !== '200') throw new Error(`curl download: ${code}`);
+}
+
+/** Node client: multipart upload with a known Content-Length, the file part streamed from disk. */
+function nodeUpload(url: string, token: string, file: string): Promise<Uploaded> {
   const boundary = '----bench' + crypto.randomBytes(8).toString('hex');
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, method: 'POST', path: `/api/project/${projectId}/object-storage/upload`,
+    const req = http.request(url, {
+      method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + fs.statSync(file).size + tail.length },
     });
     req.once('response', async (res) => {
       const chunks: Buffer[] = [];
       for await (const c of res) chunks.push(c as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (res.statusCode === 200) resolve(body);
+      if (res.statusCode === 200) resolve(body.file);
       else reject(new Error(`upload: ${res.statusCode} ${JSON.stringify(body)}`));
     });
     req.once('error', reject);
@@ -76,7 +131,7 @@ function uploadFile(port: number, token: string, projectId: string, file: string
   });
 }
 
-async function download(url: string, to: string): Promise<void> {
+async function nodeDownload(url: string, to: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     http.get(url, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`download: ${res.statusCode}`));
@@ -113,16 +168,16 @@ async function timed(fn: () => unknown): Promise<Timing> {
   return { done, durable: seconds(start) };
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const best = (xs: number[]) => Math.min(...xs);
+
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), 'hostbase-bench-storage-'));
   const dataDir = path.join(work, 'data');
   const source = path.join(work, 'source.bin');
   const database = await benchDatabase();
-  const child = fork(__filename, ['serve', dataDir], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [...process.execArgv, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
-    env: { ...process.env, ...(database ? { DATABASE_URL: database.url } : {}) },
-  });
+  const { child, mode } = startServer(dataDir, { ...process.env, ...(database ? { DATABASE_URL: database.url } : {}) });
+  const nodeClient = process.env.BENCH_NODE_CLIENT !== '0';
   try {
     // Random bytes: nothing on the way (disk, hash) gets an easy ride from repeated content.
     const block = crypto.randomBytes(MiB);
@@ -138,38 +193,70 @@ async function main(): Promise<void> {
     const email = `bench-${Date.now()}@example.com`;
     const { token } = (await json(port, '/register', { name: 'Bench', email, password: 'correct horse battery' })) as { token: string };
     const { project } = (await json(port, '/create-project', { projectName: 'Bench', subdomain: `bench-${Date.now()}` }, token)) as { project: { id: string } };
+    const uploadUrl = `http://127.0.0.1:${port}/api/project/${project.id}/object-storage/upload`;
+    const shareUrl = (f: Uploaded) => f.path.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`);
+    const target = path.join(work, 'target.bin');
+    const answer = path.join(work, 'answer.json');
 
-    const cpTarget = path.join(work, 'cp.bin');
-    const cpSeconds = await timed(() => execFileSync('cp', [source, cpTarget]));
-    fs.rmSync(cpTarget);
+    const results = new Map<string, Timing[]>();
+    const record = (label: string, t: Timing) => results.set(label, [...(results.get(label) ?? []), t]);
 
-    const before = memory(pid);
-    let peak = before.rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, memory(pid).rss)), 10);
-    let file: { path: string; object_size: number } | undefined;
-    const upSeconds = await timed(async () => {
-      file = (await uploadFile(port, token, project.id, source)).file as typeof file;
-    });
-    clearInterval(sampler);
+    const baseline = memory(pid);
+    let peak = baseline.rss;
+    let sampler: NodeJS.Timeout | undefined;
+    const sampling = async <T>(fn: () => Promise<T>): Promise<T> => {
+      sampler = setInterval(() => (peak = Math.max(peak, memory(pid).rss)), 5);
+      try {
+        return await fn();
+      } finally {
+        clearInterval(sampler);
+        peak = Math.max(peak, memory(pid).rss);
+      }
+    };
+
+    let identical = true;
+    for (let round = 0; round < ROUNDS; round++) {
+      record('cp', await timed(() => run('cp', [source, target])));
+      fs.rmSync(target);
+      record('cat', await timed(() => run('sh', ['-c', 'cat "$1" > "$2"', 'cat', source, target])));
+      fs.rmSync(target);
+
+      let file!: Uploaded;
+      record('upload curl', await timed(() => sampling(async () => (file = await curlUpload(uploadUrl, token, source, answer)))));
+      record('download curl', await timed(() => curlDownload(shareUrl(file), target)));
+      if (round === 0) identical &&= (await sha256(source)) === (await sha256(target));
+      fs.rmSync(target);
+
+      if (nodeClient) {
+        record('upload node', await timed(() => sampling(async () => (file = await nodeUpload(uploadUrl, token, source)))));
+        record('download node', await timed(() => nodeDownload(shareUrl(file), target)));
+        fs.rmSync(target);
+      }
+    }
     const after = memory(pid);
-    peak = Math.max(peak, after.rss);
-
-    const downloaded = path.join(work, 'downloaded.bin');
-    const downSeconds = await timed(() => download(file!.path.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`), downloaded));
-    const same = (await sha256(source)) === (await sha256(downloaded));
 
     const mbps = (s: number) => (SIZE / 1e6 / s).toFixed(0).padStart(5);
-    const row = (label: string, t: Timing) =>
-      console.log(
-        `${label.padEnd(9)} returned ${t.done.toFixed(2).padStart(5)} s ${mbps(t.done)} MB/s ${(cpSeconds.done / t.done).toFixed(2)} × cp` +
-          ` | on disk ${t.durable.toFixed(2).padStart(5)} s ${mbps(t.durable)} MB/s ${(cpSeconds.durable / t.durable).toFixed(2)} × cp`,
-      );
-    console.log(`storage bench: ${SIZE / MiB} MiB file, ${process.env.S3_ENDPOINT ? 'S3' : 'disk'} store under ${work}, ${database ? 'PostgreSQL' : 'PGlite (in the server process)'}`);
-    row('cp', cpSeconds);
-    row('upload', upSeconds);
-    row('download', downSeconds);
-    console.log(`downloaded bytes identical: ${same}`);
-    console.log(`server RSS: ${(before.rss / 1024).toFixed(0)} MB before the upload, peak ${(peak / 1024).toFixed(0)} MB during it (+${((peak - before.rss) / 1024).toFixed(0)} MB, sampled every 10 ms); VmHWM since start ${(after.hwm / 1024).toFixed(0)} MB`);
+    const cp = results.get('cp')!;
+    const cat = results.get('cat')!;
+    const stat = (ts: Timing[], pick: (xs: number[]) => number, key: keyof Timing) => pick(ts.map((t) => t[key]));
+    console.log(`storage bench: ${SIZE / MiB} MiB file, ${ROUNDS} rounds, ${process.env.S3_ENDPOINT ? 'S3' : 'disk'} store under ${work}`);
+    console.log(`server: ${mode}; database: ${database ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in the server process)'}; ${os.cpus().length} CPUs, node ${process.version}`);
+    for (const key of ['done', 'durable'] as const) {
+      console.log(key === 'done' ? '\nreturned (bytes may still be in the page cache)          best                              median' : '\non disk (after sync)');
+      for (const [label, ts] of results) {
+        const col = (pick: (xs: number[]) => number) => {
+          const s = stat(ts, pick, key);
+          return `${s.toFixed(2).padStart(5)} s ${mbps(s)} MB/s ${(stat(cp, pick, key) / s).toFixed(2)}×cp ${(stat(cat, pick, key) / s).toFixed(2)}×cat`;
+        };
+        console.log(`  ${label.padEnd(14)} ${col(best)}   ${col(median)}`);
+      }
+    }
+    console.log(`\ndownloaded bytes identical: ${identical}`);
+    console.log(
+      `server RSS: baseline ${(baseline.rss / 1024).toFixed(0)} MB (idle, after sign-up, before any upload); ` +
+        `uploads added +${((peak - baseline.rss) / 1024).toFixed(0)} MB (peak ${(peak / 1024).toFixed(0)} MB, sampled every 5 ms); ` +
+        `VmHWM since start ${(after.hwm / 1024).toFixed(0)} MB (includes start-up)`,
+    );
   } finally {
     child.send('stop');
     await new Promise((r) => child.once('exit', r).once('error', r));
@@ -198,8 +285,7 @@ async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } |
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-if (process.argv[2] === 'serve') void serve(process.argv[3]!);
-else main().catch((err) => {
+main().catch((err) => {
   console.error(err);
   process.exitCode = 1;
 });
