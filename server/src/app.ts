@@ -21,6 +21,7 @@ import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
 import { createProjectsModule } from './modules/projects/projects.module';
 import { createHostingModule } from './modules/hosting/hosting.module';
+import { FrontDoor } from './modules/hosting/front-door';
 import { createAuthUsersModule } from './modules/auth-users/auth-users.module';
 import { createStorageModule } from './modules/storage/storage.module';
 import { createObjectStore } from './modules/storage/object-store.factory';
@@ -40,7 +41,10 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
+  const frontDoor = new FrontDoor();
   const app = Fastify({
+    serverFactory: frontDoor.serverFactory,
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     // Request ids travel with every log line; honour an incoming x-request-id from a proxy.
@@ -80,7 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
   registerValidation(app);
   // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
-  const hosting = createHostingModule(app, deps);
+  const hosting = createHostingModule(app, deps, { frontDoor });
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {

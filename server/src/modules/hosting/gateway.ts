@@ -1,16 +1,24 @@
-// The hosting gateway: an onRequest hook, registered before the API and the console, that takes
-// over a request only when its Host is `{subdomain}.{PLATFORM_DOMAIN}` (any port) and names a
-// project. Static types are answered from the local cache of the live deployment; Node, PHP and
-// Flask types are proxied (streamed both ways) to the site's process. Every answer is counted.
+// The hosting gateway: takes over a request only when its Host is `{subdomain}.{PLATFORM_DOMAIN}`
+// (any port) and names a project. Static types are answered from the local cache of the live
+// deployment; Node, PHP and Flask types are proxied (streamed both ways) to the site's process.
+// Every answer is counted.
+//
+// Two doors, one behaviour: `front` runs in the raw node:http 'request' handler before Fastify
+// (see front-door.ts) and answers static sites when everything it needs is already known on this
+// instance (a fresh entry of the service's live-site cache, the same TTL-bounded cache that deploy
+// and rollback invalidate, and a local copy of the deployment); anything else falls through to
+// Fastify, where the onRequest hook below does the same work with database look-ups, fills those
+// caches, and also serves requests injected without a socket (tests).
 import http from 'node:http';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HostingService } from './hosting.service';
+import type { LiveSite } from './hosting.repository';
 import type { Runtime } from './runtime';
 import type { SiteFiles } from './site-files';
 import { isSpa, runtimeOf } from './site-layout';
-import type { StaticSites } from './static-site';
+import type { SiteResponse, StaticSites } from './static-site';
 import type { TrafficCounter } from './traffic';
 import { noSitePage, unavailablePage } from './pages';
 import type { DeploymentRow } from './hosting.tables';
@@ -26,6 +34,7 @@ export interface GatewayDeps {
   statics: StaticSites;
   runtime: Runtime;
   traffic: TrafficCounter;
+  log: FastifyBaseLogger;
 }
 
 /** `shop.example.com:3000` → `shop` when the platform domain is example.com; else undefined. */
@@ -38,61 +47,121 @@ export function subdomainOf(host: string | undefined, platformDomain: string): s
   return /^[a-z0-9-]{1,63}$/.test(sub) ? sub : undefined;
 }
 
-export function registerGateway(app: FastifyInstance, d: GatewayDeps): void {
-  const ready = new Set<string>(); // deployments whose local copy is known to exist
-  app.addHook('onRequest', async (req, reply) => {
-    const sub = subdomainOf(req.headers.host, d.platformDomain);
-    if (!sub) return;
-    const site = await d.service.liveSite(sub);
-    if (!site) return; // not a project: the platform answers as usual
-    const bytesIn = requestHeaderBytes(req) + Number(req.headers['content-length'] ?? 0);
-    if (!site.deployment) {
-      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(noSitePage(req.headers.host ?? sub));
-    }
+export class Gateway {
+  private readonly ready = new Set<string>(); // deployments whose local copy is known to exist
+  private readonly subs = new Map<string, string | null>(); // Host header → subdomain (or none)
+  private readonly roots = new Map<string, string>(); // deployment → served folder
+
+  constructor(private readonly d: GatewayDeps) {}
+
+  /** The Fastify door: an onRequest hook registered before the API and the console. */
+  register(app: FastifyInstance): void {
+    app.addHook('onRequest', async (req, reply) => {
+      const sub = this.subdomain(req.headers.host);
+      if (!sub) return;
+      const site = await this.d.service.liveSite(sub);
+      if (!site) return; // not a project: the platform answers as usual
+      const deployment = site.deployment;
+      if (deployment && !this.ready.has(deployment.id)) {
+        await this.d.files.ensureLocal(site.project.id, deployment.id);
+        this.ready.add(deployment.id);
+      }
+      if (deployment && runtimeOf(deployment.type)) return proxy(this.d, site.project, deployment, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
+      const answer = this.respond(site, req.raw);
+      const res = answer instanceof Promise ? await answer : answer;
+      // Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for
+      // the API, and this is exactly what the front door writes.
+      reply.hijack();
+      this.write(site.project.id, req.raw, reply.raw, res);
+      return reply;
+    });
+  }
+
+  /**
+   * The front door (raw node:http): true when it took the request. Only answers what it can
+   * without the database; the first request of a site (or after the cache's TTL) goes through Fastify.
+   */
+  readonly front = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+    const sub = this.subdomain(req.headers.host);
+    if (!sub) return false;
+    const hit = this.d.service.cachedLiveSite(sub);
+    if (!hit?.site) return false;
+    const deployment = hit.site.deployment;
+    if (deployment && (runtimeOf(deployment.type) || !this.ready.has(deployment.id))) return false;
+    const answer = this.respond(hit.site, req);
+    const projectId = hit.site.project.id;
+    if (answer instanceof Promise) {
+      answer.then(
+        (r) => this.write(projectId, req, res, r),
+        (err) => {
+          this.d.log.error({ err, url: req.url }, 'hosting gateway: could not answer');
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('Internal server error');
+        },
+      );
+    } else this.write(projectId, req, res, answer);
+    return true;
+  };
+
+  /** The answer of a static site (or of a project without a deployment) to a request. */
+  private respond(site: LiveSite, req: http.IncomingMessage): SiteResponse | Promise<SiteResponse> {
     const deployment = site.deployment;
-    if (!ready.has(deployment.id)) {
-      await d.files.ensureLocal(site.project.id, deployment.id);
-      ready.add(deployment.id);
+    if (!deployment) {
+      const host = req.headers.host ?? '';
+      return { status: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: noSitePage(host), uncounted: true };
     }
-    if (runtimeOf(deployment.type)) return proxy(d, site.project, deployment, req, reply, bytesIn);
-    return serveStatic(d, site.project, deployment, req, reply, bytesIn);
-  });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return METHOD_NOT_ALLOWED;
+    let root = this.roots.get(deployment.id);
+    if (root === undefined) {
+      root = path.join(this.d.files.cacheDir(deployment.id), deployment.root);
+      if (this.roots.size >= 1000) this.roots.clear();
+      this.roots.set(deployment.id, root);
+    }
+    return this.d.statics.serve({ deploymentId: deployment.id, servedRoot: root, urlPath: pathOf(req.url), spa: isSpa(deployment.type), headers: req.headers });
+  }
+
+  private write(projectId: string, req: http.IncomingMessage, res: http.ServerResponse, answer: SiteResponse): void {
+    const head = req.method === 'HEAD';
+    const body = answer.body;
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+      if (!answer.uncounted) {
+        this.d.traffic.record(projectId, answer.status, pathOf(req.url), requestHeaderBytes(req) + Number(req.headers['content-length'] ?? 0), head ? 0 : length);
+      }
+      if (answer.flat) res.writeHead(answer.status, answer.flat);
+      else res.writeHead(answer.status, answer.status === 304 ? answer.headers : { ...answer.headers, 'content-length': String(length) });
+      res.end(head ? undefined : body);
+      return;
+    }
+    this.d.traffic.record(projectId, answer.status, pathOf(req.url), requestHeaderBytes(req) + Number(req.headers['content-length'] ?? 0), head ? 0 : Number(answer.headers['content-length'] ?? 0));
+    res.writeHead(answer.status, answer.headers);
+    if (head) {
+      body.destroy();
+      res.end();
+    } else {
+      body.on('error', () => res.destroy());
+      body.pipe(res);
+    }
+  }
+
+  private subdomain(host: string | undefined): string | undefined {
+    if (host === undefined) return undefined;
+    let sub = this.subs.get(host);
+    if (sub === undefined) {
+      sub = subdomainOf(host, this.d.platformDomain) ?? null;
+      if (this.subs.size >= 1000) this.subs.clear();
+      this.subs.set(host, sub);
+    }
+    return sub ?? undefined;
+  }
 }
 
-async function serveStatic(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
-  const urlPath = req.url.split('?')[0];
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    d.traffic.record(project.id, 405, urlPath, bytesIn, 0);
-    return reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed');
-  }
-  const res = await d.statics.serve({
-    deploymentId: deployment.id,
-    servedRoot: path.join(d.files.cacheDir(deployment.id), deployment.root),
-    urlPath,
-    spa: isSpa(deployment.type),
-    headers: req.headers,
-  });
-  const out = typeof res.body === 'string' ? Buffer.byteLength(res.body) : Buffer.isBuffer(res.body) ? res.body.length : Number(res.headers['content-length'] ?? 0);
-  d.traffic.record(project.id, res.status, urlPath, bytesIn, req.method === 'HEAD' ? 0 : out);
-  // Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for the
-  // API and cost the gateway a third of its throughput.
-  reply.hijack();
-  const raw = reply.raw;
-  if (typeof res.body === 'string' || Buffer.isBuffer(res.body)) {
-    if (res.status !== 304) res.headers['content-length'] = String(typeof res.body === 'string' ? Buffer.byteLength(res.body) : res.body.length);
-    raw.writeHead(res.status, res.headers);
-    raw.end(req.method === 'HEAD' ? undefined : res.body);
-  } else {
-    raw.writeHead(res.status, res.headers);
-    if (req.method === 'HEAD') {
-      res.body.destroy();
-      raw.end();
-    } else {
-      res.body.on('error', () => raw.destroy());
-      res.body.pipe(raw);
-    }
-  }
-  return reply;
+const METHOD_NOT_ALLOWED: SiteResponse = { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method not allowed' };
+
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 async function proxy(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
@@ -124,7 +193,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
           done(null, chunk);
         },
       });
-      counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req) + bodyIn), out));
+      counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
       res.on('error', (err) => counted.destroy(err));
       res.pipe(counted);
       const outHeaders: Record<string, string | string[]> = {};
@@ -147,9 +216,9 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
   });
 }
 
-function requestHeaderBytes(req: FastifyRequest): number {
-  let n = req.method.length + req.url.length + 12;
-  const raw = req.raw.rawHeaders;
+function requestHeaderBytes(req: http.IncomingMessage): number {
+  let n = (req.method?.length ?? 0) + (req.url?.length ?? 0) + 12;
+  const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i++) n += raw[i].length + 2;
   return n;
 }

@@ -7,7 +7,8 @@ import type { ProjectsService } from '../projects/projects.service';
 import { HostingRepository } from './hosting.repository';
 import { HostingService } from './hosting.service';
 import { createHostingHandlers } from './hosting.handlers';
-import { registerGateway } from './gateway';
+import { Gateway } from './gateway';
+import type { FrontDoor } from './front-door';
 import { ProcessRuntime } from './runtime.process';
 import type { Runtime } from './runtime';
 import { SiteFiles } from './site-files';
@@ -18,6 +19,8 @@ export interface HostingOptions {
   runtime?: Runtime;
   trafficFlushMs?: number;
   liveCacheMs?: number;
+  /** The app's server front door (app.ts): static sites are then answered before Fastify. */
+  frontDoor?: FrontDoor;
 }
 
 export function createHostingModule(app: FastifyInstance, deps: Deps, opts: HostingOptions = {}) {
@@ -27,7 +30,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
   const runtime = opts.runtime ?? new ProcessRuntime({ log: deps.log });
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs });
-  registerGateway(app, { platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic });
+  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
+  gateway.register(app);
+  opts.frontDoor?.use(gateway.front);
   app.addHook('onClose', async () => {
     await traffic.close();
     await runtime.close();

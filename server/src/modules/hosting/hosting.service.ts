@@ -42,6 +42,15 @@ export class HostingService {
 
   constructor(private readonly d: HostingServiceDeps) {}
 
+  /**
+   * The gateway's fast path: the cached answer for a subdomain while it is fresh, else undefined
+   * (then liveSite() asks the database). `{ site: undefined }` means "not a project".
+   */
+  cachedLiveSite(subdomain: string): { site: LiveSite | undefined } | undefined {
+    const hit = this.live.get(subdomain);
+    return hit && Date.now() - hit.at < (this.d.liveCacheMs ?? 2000) ? hit : undefined;
+  }
+
   /** The site for a subdomain, from a short-lived cache (the gateway asks on every request). */
   async liveSite(subdomain: string): Promise<LiveSite | undefined> {
     const hit = this.live.get(subdomain);

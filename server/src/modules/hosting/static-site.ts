@@ -1,6 +1,8 @@
 // Answers a GET for a static deployment from memory as far as possible: the file index is built
 // once per deployment (immutable, so never invalidated), small files and their gzip/brotli forms
-// are kept in a byte-bounded LRU, bigger files stream from the local disk cache.
+// are kept in a byte-bounded LRU with their response headers precomputed, bigger files stream from
+// the local disk cache. When everything a request needs is in memory the answer is synchronous
+// (no promise, no allocation beyond the lookup): that is the gateway's hot path.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -23,13 +25,30 @@ export interface SiteResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer | Readable | string;
+  /** The same headers as a flat [name, value, ...] list, content-length included (precomputed). */
+  flat?: string[];
+  /** Not counted as the site's traffic (the gateway's own "no site deployed yet" page). */
+  uncounted?: boolean;
+}
+
+type Encoding = 'br' | 'gzip' | '';
+
+interface Variant {
+  body: Buffer;
+  headers: Record<string, string>;
+  flat: string[];
 }
 
 interface Cached {
   body: Buffer;
   etag: string;
-  br?: Buffer;
-  gz?: Buffer;
+  /** Headers of a 200/404 answer before encoding and length; also those of a 304. */
+  base: Record<string, string>;
+  compressible: boolean;
+  identity: Variant;
+  br?: Variant;
+  gz?: Variant;
+  notModified: SiteResponse;
 }
 
 class Lru {
@@ -45,29 +64,52 @@ class Lru {
     return v;
   }
   set(key: string, v: Cached): void {
-    this.map.set(key, v);
-    this.bytes += size(v);
-    for (const [k, old] of this.map) {
-      if (this.bytes <= this.max) break;
-      this.map.delete(k);
+    const old = this.map.get(key);
+    if (old) {
+      this.map.delete(key);
       this.bytes -= size(old);
     }
+    this.map.set(key, v);
+    this.bytes += size(v);
+    for (const [k, o] of this.map) {
+      if (this.bytes <= this.max) break;
+      this.map.delete(k);
+      this.bytes -= size(o);
+    }
   }
-  /** A compressed form was added to an entry already counted. */
-  grow(by: number): void {
-    this.bytes += by;
+  /** A compressed form was added to an entry already counted (if it still is). */
+  grow(key: string, v: Cached, by: number): void {
+    if (this.map.get(key) === v) this.bytes += by;
   }
 }
-const size = (v: Cached) => v.body.length + (v.br?.length ?? 0) + (v.gz?.length ?? 0);
+const size = (v: Cached) => v.body.length + (v.br?.body.length ?? 0) + (v.gz?.body.length ?? 0);
+
+/** What a URL path means in a deployment: a file (with its status) or the 404 answer. */
+type Route = { rel: string; status: number } | { rel: undefined; status: 400 | 404 };
 
 interface SiteIndex {
   root: string;
   files: Map<string, { size: number; mtimeMs: number }>;
+  /** URL path → route, memoised (the index never changes); bounded. */
+  routes: Map<string, Route>;
+}
+
+const ROUTES_MAX = 10_000;
+const BAD_REQUEST: SiteResponse = { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Bad request' };
+
+export interface ServeOptions {
+  deploymentId: string;
+  servedRoot: string;
+  urlPath: string;
+  spa: boolean;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export class StaticSites {
   private readonly indexes = new Map<string, Promise<SiteIndex>>();
+  private readonly built = new Map<string, SiteIndex>();
   private readonly cache: Lru;
+  private readonly encodings = new Map<string, Encoding>();
 
   constructor(cacheBytes = 64 * 1024 * 1024) {
     this.cache = new Lru(cacheBytes);
@@ -77,7 +119,10 @@ export class StaticSites {
     let p = this.indexes.get(deploymentId);
     if (!p) {
       p = buildIndex(servedRoot);
-      p.catch(() => this.indexes.delete(deploymentId));
+      p.then(
+        (idx) => this.indexes.get(deploymentId) === p && this.built.set(deploymentId, idx),
+        () => this.indexes.delete(deploymentId),
+      );
       this.indexes.set(deploymentId, p);
     }
     return p;
@@ -85,79 +130,133 @@ export class StaticSites {
 
   forget(deploymentId: string): void {
     this.indexes.delete(deploymentId);
+    this.built.delete(deploymentId);
   }
 
-  async serve(opts: { deploymentId: string; servedRoot: string; urlPath: string; spa: boolean; headers: Record<string, string | string[] | undefined> }): Promise<SiteResponse> {
-    const idx = await this.index(opts.deploymentId, opts.servedRoot);
-    let rel: string;
-    try {
-      rel = path.posix.normalize(decodeURIComponent(opts.urlPath)).replace(/^\/+/, '');
-    } catch {
-      return { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Bad request' };
+  /** Synchronous when the index and the file (in the wanted encoding) are in memory. */
+  serve(opts: ServeOptions): SiteResponse | Promise<SiteResponse> {
+    const idx = this.built.get(opts.deploymentId);
+    if (idx) return this.answer(opts, idx);
+    return this.index(opts.deploymentId, opts.servedRoot).then((i) => this.answer(opts, i));
+  }
+
+  private answer(opts: ServeOptions, idx: SiteIndex): SiteResponse | Promise<SiteResponse> {
+    let route = idx.routes.get(opts.urlPath);
+    if (!route) {
+      route = resolve(idx, opts.urlPath, opts.spa);
+      if (idx.routes.size >= ROUTES_MAX) idx.routes.clear();
+      idx.routes.set(opts.urlPath, route);
     }
-    // Dotfiles (.env, .git) are never served, except the standard /.well-known/.
-    if (rel.split('/').some((s) => s.startsWith('.') && s !== '.well-known')) return this.notFound(opts.deploymentId, idx, opts.headers);
-    const hit = lookup(idx, rel);
-    if (hit) return this.file(opts.deploymentId, idx, hit, 200, opts.headers);
-    const last = rel.slice(rel.lastIndexOf('/') + 1);
-    if (opts.spa && !last.includes('.') && idx.files.has('index.html')) return this.file(opts.deploymentId, idx, 'index.html', 200, opts.headers);
-    return this.notFound(opts.deploymentId, idx, opts.headers);
-  }
-
-  private notFound(deploymentId: string, idx: SiteIndex, headers: Record<string, string | string[] | undefined>): Promise<SiteResponse> | SiteResponse {
-    if (idx.files.has('404.html')) return this.file(deploymentId, idx, '404.html', 404, headers);
+    if (route.rel !== undefined) return this.file(opts.deploymentId, idx, route.rel, route.status, opts.headers);
+    if (route.status === 400) return BAD_REQUEST;
     return { status: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: notFoundPage() };
   }
 
-  private async file(deploymentId: string, idx: SiteIndex, rel: string, status: number, reqHeaders: Record<string, string | string[] | undefined>): Promise<SiteResponse> {
+  private file(deploymentId: string, idx: SiteIndex, rel: string, status: number, reqHeaders: ServeOptions['headers']): SiteResponse | Promise<SiteResponse> {
     const meta = idx.files.get(rel)!;
-    const abs = path.join(idx.root, rel);
-    const headers: Record<string, string> = {
-      'content-type': mimeType(rel),
-      'cache-control': HASHED.test(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
-    };
     if (meta.size > MEMORY_FILE_MAX) {
       // Big files: identity encoding, streamed; the etag is size + mtime (files never change).
-      headers.etag = `"${meta.size.toString(16)}-${Math.floor(meta.mtimeMs).toString(16)}"`;
+      const headers = baseHeaders(rel, `"${meta.size.toString(16)}-${Math.floor(meta.mtimeMs).toString(16)}"`);
       if (status === 200 && fresh(reqHeaders, headers.etag)) return { status: 304, headers, body: '' };
       headers['content-length'] = String(meta.size);
-      return { status, headers, body: fs.createReadStream(abs, { highWaterMark: 1 << 20 }) };
+      return { status, headers, body: fs.createReadStream(path.join(idx.root, rel), { highWaterMark: 1 << 20 }) };
     }
     const key = `${deploymentId}\0${rel}`;
-    let c = this.cache.get(key);
-    if (!c) {
-      const body = await fsp.readFile(abs);
-      c = { body, etag: `"${crypto.createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
-      this.cache.set(key, c);
+    const c = this.cache.get(key);
+    if (!c) return this.load(key, path.join(idx.root, rel), rel).then((loaded) => this.pick(key, loaded, status, reqHeaders));
+    return this.pick(key, c, status, reqHeaders);
+  }
+
+  private async load(key: string, abs: string, rel: string): Promise<Cached> {
+    const body = await fsp.readFile(abs);
+    const etag = `"${crypto.createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+    const base = baseHeaders(rel, etag);
+    const compressible = body.length >= COMPRESS_MIN && isCompressible(base['content-type']);
+    const c: Cached = {
+      body,
+      etag,
+      base,
+      compressible,
+      identity: variant(base, body, compressible, ''),
+      notModified: { status: 304, headers: base, body: '', flat: flatten(base) },
+    };
+    this.cache.set(key, c);
+    return c;
+  }
+
+  private pick(key: string, c: Cached, status: number, reqHeaders: ServeOptions['headers']): SiteResponse | Promise<SiteResponse> {
+    if (status === 200 && reqHeaders['if-none-match'] !== undefined && fresh(reqHeaders, c.etag)) return c.notModified;
+    const enc = c.compressible ? this.encodingOf(reqHeaders['accept-encoding']) : '';
+    const v = enc === 'br' ? c.br : enc === 'gzip' ? c.gz : c.identity;
+    if (v) return { status, headers: v.headers, body: v.body, flat: v.flat };
+    return this.compress(key, c, enc as 'br' | 'gzip').then((made) => ({ status, headers: made.headers, body: made.body, flat: made.flat }));
+  }
+
+  private async compress(key: string, c: Cached, enc: 'br' | 'gzip'): Promise<Variant> {
+    const body = enc === 'br' ? await brotli(c.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }) : await gzip(c.body, { level: 6 });
+    const existing = enc === 'br' ? c.br : c.gz;
+    if (existing) return existing; // a concurrent request made it first
+    const v = variant(c.base, body, true, enc);
+    if (enc === 'br') c.br = v;
+    else c.gz = v;
+    this.cache.grow(key, c, body.length);
+    return v;
+  }
+
+  private encodingOf(accept: string | string[] | undefined): Encoding {
+    if (accept === undefined) return '';
+    const s = String(accept);
+    let e = this.encodings.get(s);
+    if (e === undefined) {
+      e = /\bbr\b/.test(s) ? 'br' : /\bgzip\b/.test(s) ? 'gzip' : '';
+      if (this.encodings.size >= 256) this.encodings.clear();
+      this.encodings.set(s, e);
     }
-    headers.etag = c.etag;
-    if (status === 200 && fresh(reqHeaders, c.etag)) return { status: 304, headers, body: '' };
-    if (c.body.length >= COMPRESS_MIN && isCompressible(headers['content-type'])) {
-      headers.vary = 'Accept-Encoding';
-      const accept = String(reqHeaders['accept-encoding'] ?? '');
-      if (/\bbr\b/.test(accept)) {
-        if (!c.br) {
-          c.br = await brotli(c.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } });
-          this.cache.grow(c.br.length);
-        }
-        headers['content-encoding'] = 'br';
-        return { status, headers, body: c.br };
-      }
-      if (/\bgzip\b/.test(accept)) {
-        if (!c.gz) {
-          c.gz = await gzip(c.body, { level: 6 });
-          this.cache.grow(c.gz.length);
-        }
-        headers['content-encoding'] = 'gzip';
-        return { status, headers, body: c.gz };
-      }
-    }
-    return { status, headers, body: c.body };
+    return e;
   }
 }
 
-function fresh(reqHeaders: Record<string, string | string[] | undefined>, etag: string): boolean {
+function baseHeaders(rel: string, etag: string): Record<string, string> {
+  return {
+    'content-type': mimeType(rel),
+    'cache-control': HASHED.test(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+    etag,
+  };
+}
+
+function variant(base: Record<string, string>, body: Buffer, compressible: boolean, enc: Encoding): Variant {
+  const headers: Record<string, string> = { ...base };
+  if (compressible) headers.vary = 'Accept-Encoding';
+  if (enc) headers['content-encoding'] = enc;
+  headers['content-length'] = String(body.length);
+  return { body, headers, flat: flatten(headers) };
+}
+
+function flatten(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(headers)) out.push(k, v);
+  return out;
+}
+
+function resolve(idx: SiteIndex, urlPath: string, spa: boolean): Route {
+  let rel: string;
+  try {
+    rel = path.posix.normalize(decodeURIComponent(urlPath)).replace(/^\/+/, '');
+  } catch {
+    return { rel: undefined, status: 400 };
+  }
+  const notFound = (): Route => (idx.files.has('404.html') ? { rel: '404.html', status: 404 } : { rel: undefined, status: 404 });
+  // Dotfiles (.env, .git) are never served, except the standard /.well-known/.
+  if (rel.split('/').some((s) => s.startsWith('.') && s !== '.well-known')) return notFound();
+  const hit = lookup(idx, rel);
+  if (hit) return { rel: hit, status: 200 };
+  const last = rel.slice(rel.lastIndexOf('/') + 1);
+  if (spa && !last.includes('.') && idx.files.has('index.html')) return { rel: 'index.html', status: 200 };
+  return notFound();
+}
+
+function fresh(reqHeaders: ServeOptions['headers'], etag: string): boolean {
   const inm = reqHeaders['if-none-match'];
   if (!inm) return false;
   return String(inm)
@@ -190,5 +289,5 @@ async function buildIndex(root: string): Promise<SiteIndex> {
     }
   };
   await walk(root, '');
-  return { root, files };
+  return { root, files, routes: new Map() };
 }
