@@ -73,6 +73,12 @@ function memory(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
+/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime (fields 14, 15) in USER_HZ ticks
+}
+
 async function json(port: number, p: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
   const res = await fetch(`http://127.0.0.1:${port}/api${p}`, {
     method: 'POST',
@@ -151,6 +157,8 @@ const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9
 interface Timing {
   /** Until the operation returned: its bytes may still be dirty pages in the page cache. */
   done: number;
+  /** CPU seconds the server used meanwhile: steadier than wall time on a busy machine. */
+  serverCpu: number;
   /** Plus a `sync`: until its bytes were on the disk. */
   durable: number;
 }
@@ -159,13 +167,15 @@ interface Timing {
  * Times `fn` from a clean page cache (a `sync` first, untimed, so one phase's write-back never
  * lands in the next) to its end, and to the end of a following `sync`.
  */
-async function timed(fn: () => unknown): Promise<Timing> {
+async function timed(fn: () => unknown, serverPid?: number): Promise<Timing> {
   execFileSync('sync');
+  const cpu = serverPid ? cpuSeconds(serverPid) : 0;
   const start = process.hrtime.bigint();
   await fn();
   const done = seconds(start);
+  const serverCpu = serverPid ? cpuSeconds(serverPid) - cpu : 0;
   execFileSync('sync');
-  return { done, durable: seconds(start) };
+  return { done, serverCpu, durable: seconds(start) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -222,14 +232,14 @@ async function main(): Promise<void> {
       fs.rmSync(target);
 
       let file!: Uploaded;
-      record('upload curl', await timed(() => sampling(async () => (file = await curlUpload(uploadUrl, token, source, answer)))));
-      record('download curl', await timed(() => curlDownload(shareUrl(file), target)));
+      record('upload curl', await timed(() => sampling(async () => (file = await curlUpload(uploadUrl, token, source, answer))), pid));
+      record('download curl', await timed(() => curlDownload(shareUrl(file), target), pid));
       if (round === 0) identical &&= (await sha256(source)) === (await sha256(target));
       fs.rmSync(target);
 
       if (nodeClient) {
-        record('upload node', await timed(() => sampling(async () => (file = await nodeUpload(uploadUrl, token, source)))));
-        record('download node', await timed(() => nodeDownload(shareUrl(file), target)));
+        record('upload node', await timed(() => sampling(async () => (file = await nodeUpload(uploadUrl, token, source))), pid));
+        record('download node', await timed(() => nodeDownload(shareUrl(file), target), pid));
         fs.rmSync(target);
       }
     }
@@ -238,7 +248,7 @@ async function main(): Promise<void> {
     const mbps = (s: number) => (SIZE / 1e6 / s).toFixed(0).padStart(5);
     const cp = results.get('cp')!;
     const cat = results.get('cat')!;
-    const stat = (ts: Timing[], pick: (xs: number[]) => number, key: keyof Timing) => pick(ts.map((t) => t[key]));
+    const stat = (ts: Timing[], pick: (xs: number[]) => number, key: 'done' | 'durable') => pick(ts.map((t) => t[key]));
     console.log(`storage bench: ${SIZE / MiB} MiB file, ${ROUNDS} rounds, ${process.env.S3_ENDPOINT ? 'S3' : 'disk'} store under ${work}`);
     console.log(`server: ${mode}; database: ${database ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in the server process)'}; ${os.cpus().length} CPUs, node ${process.version}`);
     for (const key of ['done', 'durable'] as const) {
@@ -250,6 +260,12 @@ async function main(): Promise<void> {
         };
         console.log(`  ${label.padEnd(14)} ${col(best)}   ${col(median)}`);
       }
+    }
+    console.log('\nserver CPU (user + system) per operation, best / median');
+    for (const [label, ts] of results) {
+      if (label === 'cp' || label === 'cat') continue;
+      const cpu = ts.map((t) => t.serverCpu);
+      console.log(`  ${label.padEnd(14)} ${best(cpu).toFixed(2)} s / ${median(cpu).toFixed(2)} s`);
     }
     console.log(`\ndownloaded bytes identical: ${identical}`);
     console.log(

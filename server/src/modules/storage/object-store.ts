@@ -14,8 +14,9 @@ export interface PutOptions {
 export interface PutResult {
   size: number;
   /**
-   * Opaque, quoted by the HTTP layer as is: the same bytes give the same etag within one backend,
-   * other bytes another. fs: sha256 hex of the bytes; S3: what the server returns (md5 hex for a
+   * Opaque, quoted by the HTTP layer as is: it changes whenever the object's bytes change (and is
+   * stable while they don't). fs: a random 128-bit version id (hex) per put, not a content hash,
+   * so identical bytes put twice get two etags; S3: what the server returns (md5 hex for a
    * single-part PUT on MinIO and s3rver).
    */
   etag: string;

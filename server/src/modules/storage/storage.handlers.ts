@@ -10,7 +10,13 @@ import type { FormPart, StorageService } from './storage.service';
 
 type ShareRequest = FastifyRequest<{ Params: { segment: string; objectId: string }; Querystring: { download?: string } }>;
 
-const form = (req: FastifyRequest) => req.parts() as AsyncIterable<FormPart>;
+/**
+ * Parser buffers of 1 MiB instead of the 16 KiB stream default: with 64 KiB socket reads, the
+ * default paused the request and the file stream on every chunk. Bounded (a few MiB per upload
+ * at most) and measured with bench/storage.ts: less server CPU per upload.
+ */
+const PARSER_BUFFER = 1 << 20;
+const form = (req: FastifyRequest) => req.parts({ highWaterMark: PARSER_BUFFER, fileHwm: PARSER_BUFFER }) as AsyncIterable<FormPart>;
 
 /** GET {bucket domain}/s3/object-storage/{segment}/{objectId}, under /api and at the root. */
 export function shareLinkHandler(storage: StorageService) {
