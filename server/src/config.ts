@@ -31,6 +31,9 @@ export interface Config {
   webDir?: string;
   logLevel: string;
   trustProxy: boolean;
+  /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
+  siteRuntime: 'process' | 'docker';
+  dockerSocket: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -54,6 +57,12 @@ function persistentSecret(dataDir: string, file: string): string {
     fs.writeFileSync(p, secret + '\n', { mode: 0o600, flag: 'wx' });
     return secret;
   }
+}
+
+function siteRuntime(raw: string | undefined): 'process' | 'docker' {
+  if (!raw || raw === 'process') return 'process';
+  if (raw === 'docker') return 'docker';
+  throw new Error(`SITE_RUNTIME must be "process" or "docker", got "${raw}"`);
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -86,5 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    siteRuntime: siteRuntime(env.SITE_RUNTIME),
+    dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
   };
 }

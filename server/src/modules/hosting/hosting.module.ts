@@ -10,6 +10,7 @@ import { createHostingHandlers } from './hosting.handlers';
 import { Gateway } from './gateway';
 import type { FrontDoor } from './front-door';
 import { ProcessRuntime } from './runtime.process';
+import { DockerRuntime } from './runtime.docker';
 import type { Runtime } from './runtime';
 import { SiteFiles } from './site-files';
 import { StaticSites } from './static-site';
@@ -27,7 +28,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
   const { config } = deps;
   const repo = new HostingRepository(deps.database);
   const files = new SiteFiles(deps.objectStore, path.join(config.dataDir, 'hosting'));
-  const runtime = opts.runtime ?? new ProcessRuntime({ log: deps.log });
+  const runtime =
+    opts.runtime ??
+    (config.siteRuntime === 'docker' ? new DockerRuntime({ socketPath: config.dockerSocket }) : new ProcessRuntime({ log: deps.log }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs });
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
