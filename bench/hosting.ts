@@ -8,7 +8,8 @@
 //     alternated BENCH_DEPLOYS times; best and median of each are printed.
 // Every setting of both sides is printed with the figures.
 // Needs: nginx and unzip (apt-get install -y nginx unzip); a part is skipped when its tool is missing.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+const run = promisify(execFile);
 const has = (bin: string) => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;
 
 function zipOf(files: { name: string; data: Buffer }[], out: string): Promise<void> {
@@ -59,7 +61,19 @@ async function main() {
   const { token } = await post('/register', { name: 'Bench', email: `bench${Date.now()}@example.com`, password: 'correct horse battery' });
   const project = (await post('/create-project', { projectName: 'Bench', subdomain: `bench${Date.now().toString(36)}` }, token)).project;
   const host = `${project.subdomain}.localhost:${port}`;
+  const useCurl = has('curl');
   const deploy = async (zipFile: string, type: string) => {
+    if (useCurl) {
+      // The client in its own process, as a browser would be: an in-process fetch would share
+      // (and slow) the server's event loop.
+      const started = performance.now();
+      const { stdout } = await run('curl', ['-s', '-w', '\n%{http_code}', '-H', `authorization: Bearer ${token}`, '-F', `type=${type}`, '-F', `file=@${zipFile};type=application/zip`, `${base}/api/project/${project.id}/upload-and-extract-zip/`], { maxBuffer: 1 << 24 });
+      const ms = performance.now() - started;
+      const status = stdout.slice(stdout.lastIndexOf('\n') + 1);
+      const body = stdout.slice(0, stdout.lastIndexOf('\n'));
+      if (status !== '200') throw new Error(`deploy failed: ${status} ${body}`);
+      return { ms, deployment: JSON.parse(body).deployment };
+    }
     const form = new FormData();
     form.set('type', type);
     form.set('file', new Blob([fs.readFileSync(zipFile)]), 'site.zip');
@@ -156,19 +170,30 @@ ${http}
   const zipMb = fs.statSync(bigZip).size / 1048576;
   console.log(`deploy of ${files.length} files, ${zipMb.toFixed(1)} MB zip`);
   const canUnzip = has('unzip');
-  console.log(`  API: POST multipart upload to the API on 127.0.0.1 (PGlite, disk ObjectStore), answered when the deployment is live; unzip: \`unzip -q zip -d fresh-dir\`${canUnzip ? '' : ' (not installed: apt-get install -y unzip)'}`);
-  console.log(`  ${DEPLOYS} runs each, alternating`);
+  console.log(`  API: multipart POST by ${useCurl ? 'curl (own process)' : 'fetch in this process (curl not installed)'} to the API on 127.0.0.1 (PGlite, disk ObjectStore), timed until the answer (deployment live); unzip: \`unzip -q zip -d fresh-dir\``);
+  console.log(`  ${DEPLOYS} runs each, alternating; before every timed run of either: sync + 0.5 s pause; outputs of both kept until the end (no deletes in between)`);
   const deploys: number[] = [];
   const unzips: number[] = [];
+  // Both sides start from the same disk state: pending writes (and the previous run's deletes)
+  // flushed by sync(1), then a short pause. Without this, whichever runs right after the other's
+  // 50 MB of writes and 5,000 deletes measures the disk's writeback instead of itself.
+  const settle = async () => {
+    await run('sync');
+    await new Promise((r) => setTimeout(r, 500));
+  };
+  const unzipDirs: string[] = [];
   for (let i = 0; i < DEPLOYS; i++) {
+    await settle();
     deploys.push((await deploy(bigZip, 'Static')).ms);
     if (!canUnzip) continue;
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-unzip-'));
+    unzipDirs.push(out);
+    await settle();
     const started = performance.now();
-    execFileSync('unzip', ['-q', bigZip, '-d', out]);
+    await run('unzip', ['-q', bigZip, '-d', out]);
     unzips.push(performance.now() - started);
-    fs.rmSync(out, { recursive: true, force: true });
   }
+  for (const dir of unzipDirs) fs.rmSync(dir, { recursive: true, force: true });
   const ms = (xs: number[]) => xs.map((m) => `${Math.round(m)}`).join(', ') + ' ms';
   console.log(`  API deploy (upload + check + extract + store + switch): ${ms(deploys)}; best ${Math.round(Math.min(...deploys))} ms, median ${Math.round(median(deploys))} ms`);
   if (canUnzip) {

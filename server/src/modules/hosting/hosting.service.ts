@@ -12,7 +12,7 @@ import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
 import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { severityOf, type TrafficCounter } from './traffic';
-import { DEFAULT_ZIP_LIMITS, extractPlan, planZip, ZipRefusedError, type ZipLimits } from './zip-extract';
+import { DEFAULT_ZIP_LIMITS, extractPlan, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 
 export interface HostingServiceDeps {
   repo: HostingRepository;
@@ -62,15 +62,15 @@ export class HostingService {
     return site;
   }
 
-  async deploy(project: ProjectRow, type: string, zipPath: string): Promise<DeploymentRow> {
+  async deploy(project: ProjectRow, type: string, zip: ZipSource): Promise<DeploymentRow> {
     const log = new BuildLog(this.d.clock);
     const row = await this.d.repo.createDeployment(project.id, type);
     let staged: string | undefined;
-    let published = false;
+    let storing: Promise<void> | undefined;
     try {
-      const { size } = await fsp.stat(zipPath);
+      const size = Buffer.isBuffer(zip) ? zip.length : (await fsp.stat(zip)).size;
       log.add(`Received a ${size}-byte zip for a ${type} site (deployment ${row.id})`);
-      const plan = await planZip(zipPath, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS);
+      const plan = await planZip(zip, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS);
       const names = new Set(plan.files.map((f) => f.name));
       const kind = runtimeOf(type);
       let layout: Layout;
@@ -80,14 +80,17 @@ export class HostingService {
         // Static types are judged on names alone, before a byte is written.
         layout = kind ? { root: '' } : staticLayout(names);
         staged = await this.d.files.tempDir('deploy');
+        // The archive is stored while it is extracted (a refused one is removed below).
+        storing = this.d.files.storeArchive(project.id, row.id, zip);
+        storing.catch(() => undefined); // awaited below; no unhandled rejection meanwhile
         await extractPlan(plan, staged);
       } finally {
         plan.close();
       }
       if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
       log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
-      published = true;
-      await this.d.files.publish(project.id, row.id, staged, zipPath);
+      await storing;
+      await this.d.files.publish(row.id, staged);
       staged = undefined;
       log.add('Stored');
       await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, buildLog: log.text });
@@ -105,7 +108,10 @@ export class HostingService {
       return (await this.d.repo.findDeployment(project.id, row.id))!;
     } catch (err) {
       if (staged) await fsp.rm(staged, { recursive: true, force: true });
-      if (published) await this.d.files.removeDeployment(project.id, row.id).catch(() => undefined);
+      if (storing) {
+        await storing.catch(() => undefined);
+        await this.d.files.removeDeployment(project.id, row.id).catch(() => undefined);
+      }
       const known = err instanceof ZipRefusedError || err instanceof RuntimeStartError;
       const message = known ? (err as Error).message : 'The deployment failed because of an internal error.';
       log.add(`Failed: ${message}`);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../storage/object-store';
-import { extractPlan, planZip } from './zip-extract';
+import { Readable } from 'node:stream';
+import { extractPlan, planZip, type ZipSource } from './zip-extract';
 
 const ARCHIVE = 'archive.zip';
 
@@ -39,14 +40,23 @@ export class SiteFiles {
   }
 
   /**
-   * Stores the deployment's archive (one object: a 5,000-file site costs one PUT, not 5,000),
-   * then makes the staged extraction this instance's cache. Other instances extract the same
-   * archive with the same checks, so they serve exactly these files.
+   * Stores the deployment's archive (one object: a 5,000-file site costs one PUT, not 5,000).
+   * Deploys run it while the files are extracted; a failed deploy removes it (removeDeployment).
+   * Other instances extract the same archive with the same checks, so they serve exactly these files.
    */
-  async publish(projectId: string, deploymentId: string, staged: string, zipPath: string): Promise<void> {
-    const { size } = await fsp.stat(zipPath);
-    await this.store.put(siteKeyPrefix(projectId, deploymentId) + ARCHIVE, fs.createReadStream(zipPath, { highWaterMark: 1 << 20 }), { size, contentType: 'application/zip' });
-    await this.adopt(staged, this.cacheDir(deploymentId));
+  async storeArchive(projectId: string, deploymentId: string, zip: ZipSource): Promise<void> {
+    const key = siteKeyPrefix(projectId, deploymentId) + ARCHIVE;
+    if (Buffer.isBuffer(zip)) {
+      await this.store.put(key, Readable.from([zip]), { size: zip.length, contentType: 'application/zip' });
+      return;
+    }
+    const { size } = await fsp.stat(zip);
+    await this.store.put(key, fs.createReadStream(zip, { highWaterMark: 1 << 20 }), { size, contentType: 'application/zip' });
+  }
+
+  /** Makes a staged extraction (of a stored archive) this instance's cache of the deployment. */
+  publish(deploymentId: string, staged: string): Promise<void> {
+    return this.adopt(staged, this.cacheDir(deploymentId));
   }
 
   /** The local folder of a deployment, extracted from the stored archive when this instance lacks it. */

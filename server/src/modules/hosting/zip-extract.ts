@@ -57,17 +57,19 @@ const UNIX = 3;
 
 /** Archives up to this size are read into memory: yauzl then inflates entries in parallel,
  * where reading through one file descriptor serialises every read (measured 5x slower). */
-const IN_MEMORY_MAX = 256 * 1024 * 1024;
+export const IN_MEMORY_MAX = 256 * 1024 * 1024;
 
-async function open(file: string): Promise<yauzl.ZipFile> {
+/** A zip: its bytes in memory (uploads up to IN_MEMORY_MAX never touch the disk) or a file. */
+export type ZipSource = Buffer | string;
+
+async function open(file: ZipSource): Promise<yauzl.ZipFile> {
   const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false };
-  const size = (await fsp.stat(file)).size;
-  const buffer = size <= IN_MEMORY_MAX ? await fsp.readFile(file) : undefined;
+  const buffer = Buffer.isBuffer(file) ? file : (await fsp.stat(file)).size <= IN_MEMORY_MAX ? await fsp.readFile(file) : undefined;
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, zip?: yauzl.ZipFile) =>
       err || !zip ? reject(new ZipRefusedError(`The file is not a valid zip archive (${err?.message ?? 'unreadable'}).`)) : resolve(zip);
     if (buffer) yauzl.fromBuffer(buffer, options, done);
-    else yauzl.open(file, options, done);
+    else yauzl.open(file as string, options, done);
   });
 }
 
@@ -110,7 +112,7 @@ export function normaliseName(raw: string): string {
 }
 
 /** Reads and judges the whole central directory. Throws ZipRefusedError; nothing is written. */
-export async function planZip(file: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipPlan> {
+export async function planZip(file: ZipSource, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipPlan> {
   const zip = await open(file);
   try {
     const entries = await readEntries(zip, limits);
