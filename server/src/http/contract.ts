@@ -74,6 +74,12 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
     if (json) route.schema.body = json;
   });
 
+  // The contract names application/octet-stream (file downloads); a parser for it keeps glue's
+  // start-up check quiet. JSON operations still refuse such bodies (jsonBodyGuard: 415).
+  if (!app.hasContentTypeParser('application/octet-stream')) {
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  }
+
   const { default: glue } = await import('fastify-openapi-glue');
   await app.register(glue, {
     specification: spec as unknown as object,
