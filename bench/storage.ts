@@ -48,7 +48,8 @@ function startServer(dataDir: string, env: NodeJS.ProcessEnv): { child: ChildPro
     })().catch((err) => { console.error(err); process.exit(1); });`;
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const loader = useDist ? [] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...loader, ...prof, '-e', script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  // The same V8 flags as `npm start` (scripts/start.mjs): a 1 MiB young generation.
+  const child = spawn(process.execPath, ['--max-semi-space-size=1', ...loader, ...prof, '-e', script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
   let mode = useDist ? 'compiled JS (dist/, plain node)' : 'TypeScript through tsx';
   if (useDist) {
     const built = fs.statSync(DIST_APP).mtimeMs;
