@@ -51,7 +51,7 @@ if (stale('web/dist/.stamp', ['web/src', 'web/index.html', 'web/vite.config.mts'
 // A 1 MiB young generation: streamed uploads churn through 64 KiB buffers, and V8's default
 // 16 MiB semi-spaces let them pile up. Measured with bench/storage.ts on PostgreSQL: idle RSS
 // 131 -> 111 MB, peak during a 256 MiB upload 176 -> 144 MB, no loss of throughput.
-export const NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=1'];
+const NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=1'];
 const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, 'dist/server/src/server.js')], { stdio: 'inherit', cwd: root });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
