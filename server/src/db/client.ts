@@ -75,6 +75,9 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
   if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
   const client = await PGlite.create(dir.startsWith('memory://') ? undefined : dir, {
     loadDataDir: opts.pgliteLoadDataDir,
+    // An embedded, single-user database needs little cache: measured on reopen of a data dir,
+    // process RSS 187 -> 155 MB with these settings instead of PostgreSQL's defaults.
+    postgresqlconf: ['shared_buffers=16MB', 'work_mem=1MB', 'maintenance_work_mem=8MB', 'wal_buffers=256kB'],
   });
   const db = drizzle(client, { schema }) as unknown as Db;
   const query = async <T>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows;
