@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  assertPutOptions, assertValidDeletePrefix, assertValidKey, assertValidPrefix, ByteLimit, ObjectNotFoundError,
+  assertPutOptions, assertValidDeletePrefix, assertValidKey, assertValidPrefix, ByteLimit, existsByStat, ObjectNotFoundError,
   servedRange,
   type ByteRange, type GetResult, type ListedObject, type ObjectInfo, type ObjectStore, type PutOptions,
   type PutResult,
@@ -122,14 +122,8 @@ export class FsObjectStore implements ObjectStore {
     return this.describe(key, st);
   }
 
-  async exists(key: string): Promise<boolean> {
-    try {
-      await this.stat(key);
-      return true;
-    } catch (err) {
-      if (err instanceof ObjectNotFoundError) return false;
-      throw err;
-    }
+  exists(key: string): Promise<boolean> {
+    return existsByStat(this, key);
   }
 
   async delete(key: string): Promise<void> {

@@ -21,7 +21,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'minio';
 import {
-  assertPutOptions, assertValidDeletePrefix, assertValidKey, assertValidPrefix, ByteLimit, ObjectNotFoundError,
+  assertPutOptions, assertValidDeletePrefix, assertValidKey, assertValidPrefix, ByteLimit, existsByStat, ObjectNotFoundError,
   ObjectStoreError, servedRange,
   type ByteRange, type GetResult, type ListedObject, type ObjectInfo, type ObjectStore, type PutOptions,
   type PutResult,
@@ -127,14 +127,8 @@ export class S3ObjectStore implements ObjectStore {
     };
   }
 
-  async exists(key: string): Promise<boolean> {
-    try {
-      await this.stat(key);
-      return true;
-    } catch (err) {
-      if (err instanceof ObjectNotFoundError) return false;
-      throw err;
-    }
+  exists(key: string): Promise<boolean> {
+    return existsByStat(this, key);
   }
 
   async delete(key: string): Promise<void> {

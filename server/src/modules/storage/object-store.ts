@@ -189,3 +189,14 @@ export class ByteLimit extends Transform {
     done();
   }
 }
+
+/** exists() for adapters whose stat() throws ObjectNotFoundError for a missing key. */
+export async function existsByStat(store: Pick<ObjectStore, 'stat'>, key: string): Promise<boolean> {
+  try {
+    await store.stat(key);
+    return true;
+  } catch (err) {
+    if (err instanceof ObjectNotFoundError) return false;
+    throw err;
+  }
+}
