@@ -6,7 +6,7 @@
 //     shared and a single run can be off by 2x.
 //  2. Deploy time of a 5,000-file, ~50 MB zip through the API vs `unzip` of the same file, also
 //     alternated BENCH_DEPLOYS times; best and median of each are printed.
-// Every setting of both sides is printed with the figures.
+// Every setting of both sides is printed with the figures. BENCH_ONLY=static or BENCH_ONLY=deploy runs one part.
 // Needs: nginx and unzip (apt-get install -y nginx unzip); a part is skipped when its tool is missing.
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -84,24 +84,26 @@ async function main() {
     return { ms, deployment: (await res.json()).deployment };
   };
 
-  // ---- 1. static GET: gateway vs nginx
-  const asset = Buffer.from(`/* app bundle */\n${'export const x = () => "hostbase";\n'.repeat(300)}`); // ~10 KB
-  const siteZip = path.join(dataDir, 'site.zip');
-  await zipOf([{ name: 'index.html', data: Buffer.from('<!doctype html><title>bench</title><script src="/assets/index-abcdef12.js"></script>') }, { name: 'assets/index-abcdef12.js', data: asset }], siteZip);
-  const { deployment } = await deploy(siteZip, 'React');
-  const served = path.join(dataDir, 'hosting', 'cache', deployment.id);
-  const urlPath = '/assets/index-abcdef12.js';
-  console.log(`static GET ${urlPath} (${asset.length} B body, identity encoding: autocannon sends no Accept-Encoding)`);
-  console.log(`  load: autocannon (own process), ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} rounds alternating gateway/nginx, 1 warm-up run each`);
-  console.log(`  gateway: this Node ${process.version} process (one event loop, no cluster), buildApp() as npm start builds it, PGlite; the site is served from memory by the hosting front door`);
-  const gatewayUrl = `${base}${urlPath}`;
-  let nginxUrl: string | undefined;
-  let nginx: ReturnType<typeof spawn> | undefined;
-  if (has('nginx')) {
-    const nginxPort = 20000 + Math.floor(Math.random() * 20000);
-    const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
-    const conf = path.join(prefix, 'nginx.conf');
-    const http = `  include /etc/nginx/mime.types;
+  const only = process.env.BENCH_ONLY; // 'static' or 'deploy': that part only
+  if (only !== 'deploy') {
+    // ---- 1. static GET: gateway vs nginx
+    const asset = Buffer.from(`/* app bundle */\n${'export const x = () => "hostbase";\n'.repeat(300)}`); // ~10 KB
+    const siteZip = path.join(dataDir, 'site.zip');
+    await zipOf([{ name: 'index.html', data: Buffer.from('<!doctype html><title>bench</title><script src="/assets/index-abcdef12.js"></script>') }, { name: 'assets/index-abcdef12.js', data: asset }], siteZip);
+    const { deployment } = await deploy(siteZip, 'React');
+    const served = path.join(dataDir, 'hosting', 'cache', deployment.id);
+    const urlPath = '/assets/index-abcdef12.js';
+    console.log(`static GET ${urlPath} (${asset.length} B body, identity encoding: autocannon sends no Accept-Encoding)`);
+    console.log(`  load: autocannon (own process), ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} rounds alternating gateway/nginx, 1 warm-up run each`);
+    console.log(`  gateway: this Node ${process.version} process (one event loop, no cluster), buildApp() as npm start builds it, PGlite; the site is served from memory by the hosting front door`);
+    const gatewayUrl = `${base}${urlPath}`;
+    let nginxUrl: string | undefined;
+    let nginx: ReturnType<typeof spawn> | undefined;
+    if (has('nginx')) {
+      const nginxPort = 20000 + Math.floor(Math.random() * 20000);
+      const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
+      const conf = path.join(prefix, 'nginx.conf');
+      const http = `  include /etc/nginx/mime.types;
   access_log off;
   sendfile on;
   tcp_nopush on;
@@ -112,9 +114,9 @@ async function main() {
   etag on;
   keepalive_requests 1000000;
   keepalive_timeout 65;`;
-    fs.writeFileSync(
-      conf,
-      `${process.getuid?.() === 0 ? 'user root;' : ''}
+      fs.writeFileSync(
+        conf,
+        `${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;
 daemon off;
 pid ${prefix}/nginx.pid;
@@ -130,77 +132,80 @@ ${http}
   }
 }
 `,
-    );
-    const version = spawnSync('/usr/sbin/nginx', ['-v'], { encoding: 'utf8' }).stderr.trim();
-    console.log(`  nginx: ${version}, worker_processes 1, the same extracted files as root, try_files $uri /index.html, gzip off (default);`);
-    console.log(http.split('\n').map((l) => `    ${l.trim()}`).join('\n'));
-    nginx = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', conf], { stdio: 'inherit' });
-    await new Promise((r) => setTimeout(r, 500));
-    nginxUrl = `http://127.0.0.1:${nginxPort}${urlPath}`;
-  } else console.log('  nginx: not installed (apt-get install -y nginx), comparison skipped');
+      );
+      const version = spawnSync('/usr/sbin/nginx', ['-v'], { encoding: 'utf8' }).stderr.trim();
+      console.log(`  nginx: ${version}, worker_processes 1, the same extracted files as root, try_files $uri /index.html, gzip off (default);`);
+      console.log(http.split('\n').map((l) => `    ${l.trim()}`).join('\n'));
+      nginx = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', conf], { stdio: 'inherit' });
+      await new Promise((r) => setTimeout(r, 500));
+      nginxUrl = `http://127.0.0.1:${nginxPort}${urlPath}`;
+    } else console.log('  nginx: not installed (apt-get install -y nginx), comparison skipped');
 
-  await cannon(gatewayUrl, host); // warm-up (JIT, caches)
-  if (nginxUrl) await cannon(nginxUrl, 'localhost');
-  const gw: Awaited<ReturnType<typeof cannon>>[] = [];
-  const ng: Awaited<ReturnType<typeof cannon>>[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    // Alternate who goes first, so a slow phase of the machine does not always hit the same side.
-    const order = round % 2 === 0 ? ['gw', 'ng'] : ['ng', 'gw'];
-    for (const side of order) {
-      if (side === 'gw') gw.push(await cannon(gatewayUrl, host));
-      else if (nginxUrl) ng.push(await cannon(nginxUrl, 'localhost'));
+    await cannon(gatewayUrl, host); // warm-up (JIT, caches)
+    if (nginxUrl) await cannon(nginxUrl, 'localhost');
+    const gw: Awaited<ReturnType<typeof cannon>>[] = [];
+    const ng: Awaited<ReturnType<typeof cannon>>[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate who goes first, so a slow phase of the machine does not always hit the same side.
+      const order = round % 2 === 0 ? ['gw', 'ng'] : ['ng', 'gw'];
+      for (const side of order) {
+        if (side === 'gw') gw.push(await cannon(gatewayUrl, host));
+        else if (nginxUrl) ng.push(await cannon(nginxUrl, 'localhost'));
+      }
+      const last = (xs: typeof gw) => xs[xs.length - 1];
+      console.log(`  round ${round + 1}: gateway ${last(gw).rps} req/s (p99 ${last(gw).p99} ms, ${last(gw).bytesPerReq} B/resp, non-2xx ${last(gw).non2xx}, errors ${last(gw).errors})` +
+        (nginxUrl ? `, nginx ${last(ng).rps} req/s (p99 ${last(ng).p99} ms, ${last(ng).bytesPerReq} B/resp, non-2xx ${last(ng).non2xx}, errors ${last(ng).errors}), ratio ${(last(gw).rps / last(ng).rps).toFixed(2)}` : ''));
     }
-    const last = (xs: typeof gw) => xs[xs.length - 1];
-    console.log(`  round ${round + 1}: gateway ${last(gw).rps} req/s (p99 ${last(gw).p99} ms, ${last(gw).bytesPerReq} B/resp, non-2xx ${last(gw).non2xx}, errors ${last(gw).errors})` +
-      (nginxUrl ? `, nginx ${last(ng).rps} req/s (p99 ${last(ng).p99} ms, ${last(ng).bytesPerReq} B/resp, non-2xx ${last(ng).non2xx}, errors ${last(ng).errors}), ratio ${(last(gw).rps / last(ng).rps).toFixed(2)}` : ''));
-  }
-  nginx?.kill('SIGQUIT');
-  const gwMed = median(gw.map((r) => r.rps));
-  console.log(`  gateway: median ${Math.round(gwMed)} req/s, best ${Math.max(...gw.map((r) => r.rps))}`);
-  if (nginxUrl) {
-    const ngMed = median(ng.map((r) => r.rps));
-    console.log(`  nginx:   median ${Math.round(ngMed)} req/s, best ${Math.max(...ng.map((r) => r.rps))}`);
-    console.log(`  ratio gateway/nginx: ${(gwMed / ngMed).toFixed(2)} of medians, ${median(gw.map((r, i) => r.rps / ng[i].rps)).toFixed(2)} median of rounds, ${(Math.max(...gw.map((r) => r.rps)) / Math.max(...ng.map((r) => r.rps))).toFixed(2)} of bests (goal >= 0.60)`);
+    nginx?.kill('SIGQUIT');
+    const gwMed = median(gw.map((r) => r.rps));
+    console.log(`  gateway: median ${Math.round(gwMed)} req/s, best ${Math.max(...gw.map((r) => r.rps))}`);
+    if (nginxUrl) {
+      const ngMed = median(ng.map((r) => r.rps));
+      console.log(`  nginx:   median ${Math.round(ngMed)} req/s, best ${Math.max(...ng.map((r) => r.rps))}`);
+      console.log(`  ratio gateway/nginx: ${(gwMed / ngMed).toFixed(2)} of medians, ${median(gw.map((r, i) => r.rps / ng[i].rps)).toFixed(2)} median of rounds, ${(Math.max(...gw.map((r) => r.rps)) / Math.max(...ng.map((r) => r.rps))).toFixed(2)} of bests (goal >= 0.60)`);
+    }
   }
 
-  // ---- 2. deploy of a 5,000-file ~50 MB zip vs unzip
-  const bigZip = path.join(dataDir, 'big.zip');
-  const files = Array.from({ length: 5000 }, (_, i) => ({ name: i === 0 ? 'index.html' : `assets/d${i % 50}/f${i}.bin`, data: i === 0 ? Buffer.from('<title>big</title>') : crypto.randomBytes(10 * 1024) }));
-  await zipOf(files, bigZip);
-  const zipMb = fs.statSync(bigZip).size / 1048576;
-  console.log(`deploy of ${files.length} files, ${zipMb.toFixed(1)} MB zip`);
-  const canUnzip = has('unzip');
-  console.log(`  API: multipart POST by ${useCurl ? 'curl (own process)' : 'fetch in this process (curl not installed)'} to the API on 127.0.0.1 (PGlite, disk ObjectStore), timed until the answer (deployment live); unzip: \`unzip -q zip -d fresh-dir\``);
-  console.log(`  ${DEPLOYS} runs each, alternating; before every timed run of either: sync + 0.5 s pause; outputs of both kept until the end (no deletes in between)`);
-  const deploys: number[] = [];
-  const unzips: number[] = [];
-  // Both sides start from the same disk state: pending writes (and the previous run's deletes)
-  // flushed by sync(1), then a short pause. Without this, whichever runs right after the other's
-  // 50 MB of writes and 5,000 deletes measures the disk's writeback instead of itself.
-  const settle = async () => {
-    await run('sync');
-    await new Promise((r) => setTimeout(r, 500));
-  };
-  const unzipDirs: string[] = [];
-  for (let i = 0; i < DEPLOYS; i++) {
-    await settle();
-    deploys.push((await deploy(bigZip, 'Static')).ms);
-    if (!canUnzip) continue;
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-unzip-'));
-    unzipDirs.push(out);
-    await settle();
-    const started = performance.now();
-    await run('unzip', ['-q', bigZip, '-d', out]);
-    unzips.push(performance.now() - started);
-  }
-  for (const dir of unzipDirs) fs.rmSync(dir, { recursive: true, force: true });
-  const ms = (xs: number[]) => xs.map((m) => `${Math.round(m)}`).join(', ') + ' ms';
-  console.log(`  API deploy (upload + check + extract + store + switch): ${ms(deploys)}; best ${Math.round(Math.min(...deploys))} ms, median ${Math.round(median(deploys))} ms`);
-  if (canUnzip) {
-    console.log(`  unzip -q: ${ms(unzips)}; best ${Math.round(Math.min(...unzips))} ms, median ${Math.round(median(unzips))} ms`);
-    console.log(`  ratio deploy/unzip: ${(Math.min(...deploys) / Math.min(...unzips)).toFixed(2)} of bests, ${(median(deploys) / median(unzips)).toFixed(2)} of medians (goal <= 1.5)`);
-  }
+  if (only !== 'static') {
+    // ---- 2. deploy of a 5,000-file ~50 MB zip vs unzip
+    const bigZip = path.join(dataDir, 'big.zip');
+    const files = Array.from({ length: 5000 }, (_, i) => ({ name: i === 0 ? 'index.html' : `assets/d${i % 50}/f${i}.bin`, data: i === 0 ? Buffer.from('<title>big</title>') : crypto.randomBytes(10 * 1024) }));
+    await zipOf(files, bigZip);
+    const zipMb = fs.statSync(bigZip).size / 1048576;
+    console.log(`deploy of ${files.length} files, ${zipMb.toFixed(1)} MB zip`);
+    const canUnzip = has('unzip');
+    console.log(`  API: multipart POST by ${useCurl ? 'curl (own process)' : 'fetch in this process (curl not installed)'} to the API on 127.0.0.1 (PGlite, disk ObjectStore), timed until the answer (deployment live); unzip: \`unzip -q zip -d fresh-dir\``);
+    console.log(`  ${DEPLOYS} runs each, alternating; before every timed run of either: sync + 0.5 s pause; outputs of both kept until the end (no deletes in between)`);
+    const deploys: number[] = [];
+    const unzips: number[] = [];
+    // Both sides start from the same disk state: pending writes (and the previous run's deletes)
+    // flushed by sync(1), then a short pause. Without this, whichever runs right after the other's
+    // 50 MB of writes and 5,000 deletes measures the disk's writeback instead of itself.
+    const settle = async () => {
+      await run('sync');
+      await new Promise((r) => setTimeout(r, 500));
+    };
+    const unzipDirs: string[] = [];
+    for (let i = 0; i < DEPLOYS; i++) {
+      await settle();
+      deploys.push((await deploy(bigZip, 'Static')).ms);
+      if (!canUnzip) continue;
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-unzip-'));
+      unzipDirs.push(out);
+      await settle();
+      const started = performance.now();
+      await run('unzip', ['-q', bigZip, '-d', out]);
+      unzips.push(performance.now() - started);
+    }
+    for (const dir of unzipDirs) fs.rmSync(dir, { recursive: true, force: true });
+    const ms = (xs: number[]) => xs.map((m) => `${Math.round(m)}`).join(', ') + ' ms';
+    console.log(`  API deploy (upload + check + extract + store + switch): ${ms(deploys)}; best ${Math.round(Math.min(...deploys))} ms, median ${Math.round(median(deploys))} ms`);
+    if (canUnzip) {
+      console.log(`  unzip -q: ${ms(unzips)}; best ${Math.round(Math.min(...unzips))} ms, median ${Math.round(median(unzips))} ms`);
+      console.log(`  ratio deploy/unzip: ${(Math.min(...deploys) / Math.min(...unzips)).toFixed(2)} of bests, ${(median(deploys) / median(unzips)).toFixed(2)} of medians (goal <= 1.5)`);
+    }
 
+  }
   await app.close();
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

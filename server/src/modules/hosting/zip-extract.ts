@@ -8,6 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import yauzl from 'yauzl';
 
 export interface ZipLimits {
@@ -228,4 +229,76 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.Reada
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err ? reject(new ZipRefusedError(`The zip is damaged: ${err.message}.`)) : resolve(stream))),
   );
+}
+
+// The worker's code, plain JavaScript evaluated as is (no loader: the same under tsx, jest and the
+// built server). It writes the planned files in order with synchronous calls, as unzip does: one
+// thread doing mkdir/inflate/write back to back, instead of a threadpool round trip per step.
+// It re-checks each target stays under the root, the local header, the data bounds and the size.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { zip, root, files } = workerData;
+const b = Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+const refused = (message) => Object.assign(new Error(message), { refused: true });
+try {
+  const made = new Set();
+  for (const f of files) {
+    const target = path.resolve(root, f.name);
+    if (!target.startsWith(root + path.sep)) throw refused('The zip contains an unsafe path: ' + JSON.stringify(f.name) + '.');
+    const o = f.offset;
+    if (o + 30 > b.length || b.readUInt32LE(o) !== 0x04034b50) throw refused('The zip is damaged: invalid local file header.');
+    const start = o + 30 + b.readUInt16LE(o + 26) + b.readUInt16LE(o + 28);
+    const end = start + f.compressedSize;
+    if (end > b.length) throw refused('The zip is damaged: file data overflows the archive.');
+    let data;
+    if (f.method === 0) {
+      if (f.compressedSize !== f.size) throw refused('The zip is damaged: compressed/uncompressed size mismatch for a stored file.');
+      data = b.subarray(start, end);
+    } else if (f.method === 8) {
+      try {
+        data = zlib.inflateRawSync(b.subarray(start, end), { maxOutputLength: f.size + 1 });
+      } catch (err) {
+        throw refused(err && err.code === 'ERR_BUFFER_TOO_LARGE' ? 'An entry inflated past its declared size.' : 'The zip is damaged: ' + err.message + '.');
+      }
+      if (data.length !== f.size) throw refused(data.length > f.size ? 'An entry inflated past its declared size.' : 'The zip is damaged: an entry is shorter than its declared size.');
+    } else throw refused('The zip is damaged: unsupported compression method ' + f.method + '.');
+    const dir = path.dirname(target);
+    if (!made.has(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    fs.writeFileSync(target, data, { flag: 'wx', mode: 0o644 });
+  }
+  parentPort.postMessage({ ok: true });
+} catch (err) {
+  parentPort.postMessage({ ok: false, message: String(err && err.message), code: err && err.code, refused: !!(err && err.refused) });
+}
+`;
+
+/**
+ * extractPlan for an archive held in memory, done by a worker thread with synchronous writes
+ * (measured on a 5,000-file deploy: see bench/hosting.ts). Same outcomes: ZipRefusedError for
+ * anything the archive is to blame for, the fs error (with its code) for disk trouble.
+ */
+export async function extractPlanInWorker(plan: ZipPlan, zip: Buffer, dest: string): Promise<void> {
+  const root = path.resolve(dest);
+  const files = plan.files.map((f) => ({
+    name: f.name,
+    size: f.size,
+    offset: f.entry.relativeOffsetOfLocalHeader,
+    compressedSize: f.entry.compressedSize,
+    method: f.entry.compressionMethod,
+  }));
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { zip, root, files } });
+  const result = await new Promise<{ ok: boolean; message?: string; code?: string; refused?: boolean }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the extraction worker exited (${code})`)));
+  }).finally(() => void worker.terminate());
+  if (result.ok) return;
+  if (result.refused) throw new ZipRefusedError(result.message!);
+  throw Object.assign(new Error(result.message), { code: result.code });
 }
