@@ -92,6 +92,11 @@ test('a Static site: no SPA fallback, its own 404.html, clean URLs', async () =>
   expect((await site(t, q, '/', {}, 'POST', 'x')).statusCode).toBe(405);
 });
 
+function patch(zip: Buffer, offset: number, bytes: Buffer): Buffer {
+  bytes.copy(zip, offset);
+  return zip;
+}
+
 describe('refused deploys answer 4xx and leave the live site exactly as it was', () => {
   const cases: [string, () => Buffer | undefined, string | undefined, RegExp][] = [
     ['zip-slip (../)', () => makeZip([{ name: 'index.html', data: 'x' }, { name: '../../evil.html', data: 'pwned' }]), 'React', /unsafe path|invalid relative path/i],
@@ -101,6 +106,9 @@ describe('refused deploys answer 4xx and leave the live site exactly as it was',
     ['zip bomb (ratio)', () => makeZip([{ name: 'index.html', data: 'x' }, { name: 'zeros.bin', data: Buffer.alloc(20 * 1024 * 1024), deflate: true }]), 'React', /zip bomb/i],
     ['lying sizes', () => makeZip([{ name: 'index.html', data: 'y'.repeat(5000), deflate: true, lieSize: 10 }]), 'Static', /./],
     ['corrupt zip', () => Buffer.from('PK\u0003\u0004 this is not really a zip file at all'), 'React', /not a valid zip/i],
+    // Damage the central directory can't show: only the extraction itself can notice these.
+    ['bad local file header', () => patch(makeZip([{ name: 'index.html', data: 'x' }]), 0, Buffer.alloc(4)), 'Static', /./],
+    ['corrupt deflate data', () => patch(makeZip([{ name: 'index.html', data: 'a'.repeat(4000), deflate: true }]), 30 + 'index.html'.length, Buffer.alloc(8, 0xff)), 'Static', /./],
     ['no index.html', () => makeZip([{ name: 'readme.md', data: 'hi' }]), 'React', /No index\.html/],
     ['missing type', () => makeZip([{ name: 'index.html', data: 'x' }]), undefined, /^Please select a project type\.$/],
     ['wrong type', () => makeZip([{ name: 'index.html', data: 'x' }]), 'Cobol', /Unknown project type/],
