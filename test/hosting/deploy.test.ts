@@ -141,6 +141,18 @@ describe('refused deploys answer 4xx and leave the live site exactly as it was',
   });
 });
 
+test('a malformed multipart body is a 400 with a message, and the live site stays', async () => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/project/${p.id}/upload-and-extract-zip/`,
+    headers: { authorization: `Bearer ${p.dev.token}`, 'content-type': 'multipart/form-data; boundary=b' },
+    payload: '--zzz\r\ngarbage',
+  });
+  expect(res.statusCode).toBe(400);
+  expect(res.json().message).toMatch(/^The multipart body is malformed/);
+  expect(await liveTitle()).toBe('v1');
+});
+
 test('rollback: an earlier deployment is made live again; failed ones cannot be', async () => {
   const second = await deploy(t, p, reactApp('v2'), 'Vite');
   expect(second.statusCode).toBe(200);

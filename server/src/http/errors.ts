@@ -41,6 +41,8 @@ function humanSeconds(s: number): string {
   return `${Math.ceil(s / 60)} minutes`;
 }
 
+const MULTIPART_PARSE_ERROR = /^(Unexpected end of (multipart data|form)|Multipart: Boundary not found|Malformed part header|Part terminated early|Boundary required)/;
+
 interface SecurityErrorLike extends Error {
   statusCode?: number;
   errors?: unknown[];
@@ -59,6 +61,9 @@ function fromFastify(err: FastifyError): AppError | undefined {
   if (code.startsWith('FST_ERR_CTP') || (err as { type?: string }).type === 'entity.parse.failed' || err instanceof SyntaxError)
     return Errors.validation(`body is not valid JSON: ${err.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'$/, 'malformed')}`);
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return Errors.validation('the request is not multipart/form-data');
+  if (code === 'FST_FILES_LIMIT') return Errors.validation('Send one file per upload');
+  // The multipart parser (busboy) throws plain Errors for a broken form: the client's fault.
+  if (code === '' && MULTIPART_PARSE_ERROR.test(err.message)) return Errors.validation(`The multipart body is malformed: ${err.message}`);
   if (code.startsWith('FST_') && err.statusCode && err.statusCode < 500) return new AppError(err.statusCode, code, err.message);
   // fastify-openapi-glue: none of the security handlers passed; surface the first of ours.
   if (err.name === 'SecurityError') {

@@ -2,6 +2,7 @@
 // itself (used_at IS NULL in the WHERE), so two instances can't both accept one token.
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUuid } from '../../lib/ids';
 import { accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {
@@ -107,8 +108,4 @@ export class AccountsRepository {
       .returning({ id: mfaRecoveryCodes.id });
     return rows.length === 1;
   }
-}
-
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }

@@ -5,6 +5,7 @@ import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
 import { Errors, AppError } from '../../http/errors';
+import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
@@ -39,19 +40,11 @@ export const MFA_TEXT = {
   noChallenge: 'Verification failed. Please try again.',
 } as const;
 
-export const PASSWORD_MIN = 8;
 const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const MFA_FAILURES = { max: 5, windowSeconds: 5 * 60 };
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-export function checkPassword(password: string, field = 'password'): void {
-  if ([...password].length < PASSWORD_MIN) throw Errors.validation(`body/${field}: Password must be at least ${PASSWORD_MIN} characters`);
-}
 
 export type LoginResult = { kind: 'token'; token: string } | { kind: 'mfa'; mfaToken: string };
 

@@ -3,7 +3,7 @@
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../accounts/accounts.repository';
+import { isUuid } from '../../lib/ids';
 import {
   authSettings,
   endUserRefreshTokens,

@@ -7,7 +7,7 @@ import type { Mailer } from '../../lib/mailer';
 import type { Limit, RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
-import { checkPassword, normalizeEmail } from '../accounts/accounts.service';
+import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';

@@ -2,7 +2,7 @@
 // the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { isUuid } from '../accounts/accounts.repository';
+import { isUuid } from '../../lib/ids';
 import { projects, type ProjectRow } from '../projects/projects.tables';
 import { siteDeployments, siteErrors, sites, siteTraffic, type DeploymentRow } from './hosting.tables';
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../accounts/accounts.repository';
+import { isUuid } from '../../lib/ids';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 
 export interface NewKey {

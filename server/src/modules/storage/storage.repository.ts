@@ -2,7 +2,7 @@
 // locks the owner's account row, so two concurrent uploads can't both squeeze under the quota.
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../accounts/accounts.repository';
+import { isUuid } from '../../lib/ids';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { storageObjects, type NewStorageObject, type StorageObjectRow } from './storage.tables';

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError, Errors } from '../../http/errors';
 import { planLimits } from '../../lib/plans';
+import { safeEqual } from '../../lib/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
 import { ObjectTooLargeError, type ObjectStore } from './object-store';
 import type { StorageRepository } from './storage.repository';
@@ -86,7 +87,7 @@ export class StorageService {
       return row;
     } catch (err) {
       if (stored) await this.d.store.delete(key);
-      throw asClientError(err);
+      throw err;
     }
   }
 
@@ -147,7 +148,7 @@ export class StorageService {
   /** The file behind a share link, or 404: a wrong segment is indistinguishable from no file. */
   async shared(segment: string, objectId: string): Promise<StorageObjectRow> {
     const row = await this.d.repo.find(objectId);
-    if (!row || !sameString(row.shareSegment, segment)) throw Errors.notFound('File');
+    if (!row || !safeEqual(row.shareSegment, segment)) throw Errors.notFound('File');
     return row;
   }
 
@@ -175,19 +176,3 @@ export class StorageService {
   }
 }
 
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
-}
-
-/** Parser failures of a malformed form are the client's (400), not ours. */
-function asClientError(err: unknown): unknown {
-  if ((err as { code?: string })?.code === 'FST_FILES_LIMIT') return Errors.validation('Send one file per upload');
-  if (err instanceof AppError || (err as { code?: string })?.code?.startsWith?.('FST_')) return err;
-  const message = (err as Error)?.message ?? '';
-  if (/multipart|part|boundary|form/i.test(message) && !(err as { errno?: number }).errno) {
-    return Errors.validation(`The multipart body is malformed: ${message}`);
-  }
-  return err;
-}
