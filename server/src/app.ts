@@ -128,9 +128,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 }
 
 function registerDocs(app: FastifyInstance) {
-  const specYaml = YAML.stringify(loadSpec());
+  // Parsed and serialised once at start, not per request.
+  const spec = loadSpec();
+  const specYaml = YAML.stringify(spec);
+  const specJson = JSON.stringify(spec);
   app.get('/api/openapi.yaml', async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(specYaml));
-  app.get('/api/openapi.json', async () => loadSpec());
+  app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(specJson));
   // Swagger UI served from the npm package's own assets, pointed at our spec.
   app.register(async (instance) => {
     const { default: swagger } = await import('@fastify/swagger');
