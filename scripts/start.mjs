@@ -53,5 +53,15 @@ if (stale('web/dist/.stamp', ['web/src', 'web/index.html', 'web/vite.config.mts'
 // 131 -> 111 MB, peak during a 256 MiB upload 176 -> 144 MB, no loss of throughput.
 const NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=1'];
 const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, 'dist/server/src/server.js')], { stdio: 'inherit', cwd: root });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+// A Ctrl-C reaches the server from the terminal too; forwarding covers a signal sent to this
+// process alone (kill PID). The server takes repeats calmly, and we wait for it to finish stopping
+// its sites: exiting first would hand the terminal back while they still run.
+let forwarded = false;
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (forwarded) return;
+    forwarded = true;
+    child.kill(sig);
+  });
+}
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
 import { createRateLimiter } from './lib/rate-limit';
 import { scheduleHousekeeping } from './lib/housekeeping';
+import { secureDataDir } from './lib/data-dir';
 import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
@@ -54,6 +55,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // We log requests ourselves (onResponse) so every line carries the operationId too.
     logController: new LogController({ disableRequestLogging: true }),
   });
+
+  // Before anything is written under DATA_DIR (PGlite, outbox, storage): private to the platform.
+  const privacy = secureDataDir(config.dataDir);
+  if (privacy.repaired) app.log.warn({ dataDir: config.dataDir, repaired: privacy.repaired }, 'DATA_DIR was readable or writable by other users: removed their access');
 
   const database =
     options.database ??

@@ -52,7 +52,7 @@ function persistentSecret(dataDir: string, file: string): string {
   try {
     return fs.readFileSync(p, 'utf8').trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = crypto.randomBytes(48).toString('base64url');
     fs.writeFileSync(p, secret + '\n', { mode: 0o600, flag: 'wx' });
     return secret;

@@ -1,17 +1,45 @@
-// Starts the platform: listen, and close gracefully on SIGINT/SIGTERM.
+// Starts the platform: listen, and close gracefully on SIGINT/SIGTERM/SIGHUP.
+//
+// A Ctrl-C reaches every process of the terminal's foreground group (npm, scripts/start.mjs, this
+// server), and start.mjs may forward it again, so signals arrive once, twice or in bursts. The
+// first one starts the shutdown; later ones only hurry it (open connections are cut) and never
+// skip stopping the hosted sites. Should the shutdown hang, a watchdog stops the sites and exits.
+// If this process is killed outright, its sites die with it (the sandbox's --die-with-parent) and
+// the next start sweeps what they left (runtime.process.ts).
 import { loadConfig } from './config';
 import { buildApp } from './app';
+import { PRIVATE_UMASK } from './lib/data-dir';
+
+const SHUTDOWN_GRACE_MS = 15_000;
 
 async function main() {
+  process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   const app = await buildApp(config);
-  const close = async (signal: string) => {
+  let closing: Promise<void> | undefined;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      app.log.warn({ signal }, 'shutting down already: closing open connections now');
+      app.server.closeAllConnections?.();
+      return;
+    }
     app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
+    const watchdog = setTimeout(() => {
+      app.log.error('shutdown is taking too long: stopping the hosted sites and exiting');
+      void app.stopSites().finally(() => process.exit(1));
+    }, SHUTDOWN_GRACE_MS);
+    closing = app.close().then(
+      () => {
+        clearTimeout(watchdog);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        void app.stopSites().finally(() => process.exit(1));
+      },
+    );
   };
-  process.once('SIGINT', () => void close('SIGINT'));
-  process.once('SIGTERM', () => void close('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { publicUrl: config.publicUrl, database: config.databaseUrl ? 'postgres' : 'pglite', storage: config.s3 ? 's3' : 'disk', mail: config.smtpUrl ? 'smtp' : 'outbox' },

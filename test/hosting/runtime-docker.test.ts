@@ -66,7 +66,7 @@ afterAll(() => new Promise((r) => server.close(r)));
 const spec: SiteSpec = { projectId: 'p1', deploymentId: 'd1', kind: 'node', dir: '/data/hosting/cache/d1', entry: 'server.js' };
 
 test('ensure creates a locked-down container, starts it and finds its published port', async () => {
-  const rt = new DockerRuntime({ socketPath, waitReady: false });
+  const rt = new DockerRuntime({ socketPath, waitReady: false, siteUid: async () => 1900000007 });
   const up = await rt.ensure(spec);
   expect(up).toEqual({ host: '127.0.0.1', port: 49153 });
   expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
@@ -78,7 +78,7 @@ test('ensure creates a locked-down container, starts it and finds its published 
   expect(body).toMatchObject({
     Image: 'node:20-bookworm-slim',
     Cmd: ['node', '--max-old-space-size=256', 'server.js'],
-    User: '65534:65534',
+    User: '1900000007:1900000007',
     Env: ['PORT=8080', 'NODE_ENV=production'],
     Labels: { 'hostbase.project': 'p1', 'hostbase.deployment': 'd1' },
   });
@@ -86,6 +86,9 @@ test('ensure creates a locked-down container, starts it and finds its published 
     Binds: ['/data/hosting/cache/d1:/site:ro'],
     ReadonlyRootfs: true,
     CapDrop: ['ALL'],
+    SecurityOpt: ['no-new-privileges'],
+    NetworkMode: 'bridge',
+    Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 1024 }],
     PidsLimit: 256,
     Memory: 512 * 1024 * 1024,
     PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },

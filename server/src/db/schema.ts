@@ -6,5 +6,6 @@ import * as projectsTables from '../modules/projects/projects.tables';
 import * as authUsersTables from '../modules/auth-users/auth-users.tables';
 import * as storageTables from '../modules/storage/storage.tables';
 import * as hostingTables from '../modules/hosting/hosting.tables';
+import { siteIdentities } from '../modules/hosting/site-identities';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities };

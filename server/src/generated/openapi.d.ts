@@ -1114,7 +1114,11 @@ export interface components {
         };
         ContainerStats: {
             cpu_percent: number;
+            /** @description Why the site process last stopped, e.g. it used more than its memory limit. */
+            last_exit?: string | null;
             mem_percent: number;
+            /** @description Crashes of the site process since its last healthy minute. */
+            restarts?: number;
             rx_mb: number;
             status?: string;
             tx_mb: number;

@@ -184,7 +184,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
 
   return new Promise<FastifyReply>((resolve) => {
     let bodyIn = 0;
-    const up = http.request({ host: upstream.host, port: upstream.port, method: req.method, path: req.url, headers, agent }, (res) => {
+    const up = http.request({ ...upstream, method: req.method, path: req.url, headers, agent }, (res) => {
       let out = 0;
       // Count in a pass-through: a 'data' listener on res itself would drain it before Fastify pipes it.
       const counted = new PassThrough({

@@ -12,6 +12,7 @@ import type { FrontDoor } from './front-door';
 import { ProcessRuntime } from './runtime.process';
 import { DockerRuntime } from './runtime.docker';
 import type { Runtime } from './runtime';
+import { siteUidsFrom } from './site-identities';
 import { SiteFiles } from './site-files';
 import { StaticSites } from './static-site';
 import { TrafficCounter } from './traffic';
@@ -28,9 +29,12 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
   const { config } = deps;
   const repo = new HostingRepository(deps.database);
   const files = new SiteFiles(deps.objectStore, path.join(config.dataDir, 'hosting'));
+  const siteUid = siteUidsFrom(deps.database);
   const runtime =
     opts.runtime ??
-    (config.siteRuntime === 'docker' ? new DockerRuntime({ socketPath: config.dockerSocket }) : new ProcessRuntime({ log: deps.log }));
+    (config.siteRuntime === 'docker'
+      ? new DockerRuntime({ socketPath: config.dockerSocket, siteUid })
+      : new ProcessRuntime({ log: deps.log, siteUid }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs });
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
@@ -40,6 +44,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
     await traffic.close();
     await runtime.close();
   });
+  // For a shutdown that cannot finish (server.ts): the hosted sites are stopped whatever else hangs.
+  app.decorate('stopSites', () => runtime.close());
 
   let projects: ProjectsService | undefined;
   const projectsService = () => {
@@ -54,4 +60,11 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
       p.onDelete('hosting', (project) => service.removeProject(project));
     },
   };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Stops every hosted site process this instance started. */
+    stopSites(): Promise<void>;
+  }
 }

@@ -63,6 +63,11 @@ export class HostingService {
   }
 
   async deploy(project: ProjectRow, type: string, zip: ZipSource): Promise<DeploymentRow> {
+    // A dynamic site this host cannot run safely (no sandbox, no PHP, no Flask) is refused before
+    // anything is written; static sites never need the runtime.
+    const refusedKind = runtimeOf(type);
+    const refused = refusedKind && this.d.runtime.refusal(refusedKind);
+    if (refused) throw Errors.badRequest(refused);
     const log = new BuildLog(this.d.clock);
     const row = await this.d.repo.createDeployment(project.id, type);
     let staged: string | undefined;
@@ -201,6 +206,8 @@ export class HostingService {
       rx_mb: mb(totals.bytesIn + pending.bytesIn),
       tx_mb: mb(totals.bytesOut + pending.bytesOut),
       status: !live ? 'none' : runtimeOf(live.type) ? (proc?.status ?? 'stopped') : 'static',
+      restarts: proc?.restarts ?? 0,
+      last_exit: proc?.lastExit ?? null,
     };
   }
 

@@ -14,6 +14,14 @@ export interface DockerRuntimeOptions {
   memoryBytes?: number;
   pidsLimit?: number;
   nanoCpus?: number;
+  /** The project's own uid (site-identities.ts): tenants never share an identity. Default nobody. */
+  siteUid?: (projectId: string) => Promise<number>;
+  /**
+   * The Docker network sites join. Production: a user-defined bridge whose traffic to the host
+   * and to private ranges is dropped by the host firewall (see README), never `host`.
+   */
+  network?: string;
+  maxOpenFiles?: number;
   /** Probe the published port before reporting the container ready (off in unit tests). */
   waitReady?: boolean;
   startTimeoutMs?: number;
@@ -27,10 +35,12 @@ const DEFAULT_IMAGES: Record<SiteSpec['kind'], string> = {
   flask: 'hostbase/site-flask:latest',
 };
 
+type TcpUpstream = Extract<Upstream, { port: number }>;
+
 interface Container {
   id: string;
   spec: SiteSpec;
-  upstream: Upstream;
+  upstream: TcpUpstream;
 }
 
 export class DockerRuntime implements Runtime {
@@ -38,6 +48,10 @@ export class DockerRuntime implements Runtime {
   private readonly containers = new Map<string, Container>(); // by deploymentId
 
   constructor(private readonly o: DockerRuntimeOptions = {}) {}
+
+  refusal(): string | undefined {
+    return undefined; // each kind's image carries its runtime
+  }
 
   private api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T; raw: Buffer }> {
     return new Promise((resolve, reject) => {
@@ -72,12 +86,14 @@ export class DockerRuntime implements Runtime {
   }
 
   /** The create body: everything the container is allowed, and nothing more. */
-  createBody(spec: SiteSpec) {
+  createBody(spec: SiteSpec, uid = 65534) {
+    if (this.o.network === 'host') throw new RuntimeStartError('Sites never run on the host network: choose another DOCKER network.', '');
+    const nofile = this.o.maxOpenFiles ?? 1024;
     return {
       Image: this.o.images?.[spec.kind] ?? DEFAULT_IMAGES[spec.kind],
       Cmd: this.command(spec),
       WorkingDir: '/site',
-      User: '65534:65534',
+      User: `${uid}:${uid}`,
       Env: [`PORT=${PORT}`, 'NODE_ENV=production'],
       ExposedPorts: { [`${PORT}/tcp`]: {} },
       Labels: { 'hostbase.project': spec.projectId, 'hostbase.deployment': spec.deploymentId },
@@ -90,6 +106,8 @@ export class DockerRuntime implements Runtime {
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,noexec,size=64m' },
         CapDrop: ['ALL'],
+        Ulimits: [{ Name: 'nofile', Soft: nofile, Hard: nofile }],
+        NetworkMode: this.o.network ?? 'bridge',
         SecurityOpt: ['no-new-privileges'],
         // The engine restarts a crashed site with its own back-off.
         RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 10 },
@@ -101,7 +119,8 @@ export class DockerRuntime implements Runtime {
     const known = this.containers.get(spec.deploymentId);
     if (known) return known.upstream;
     const name = `hostbase-site-${spec.deploymentId}`;
-    const created = await this.api<{ Id: string; message?: string }>('POST', `/containers/create?name=${name}`, this.createBody(spec));
+    const uid = this.o.siteUid ? await this.o.siteUid(spec.projectId) : undefined;
+    const created = await this.api<{ Id: string; message?: string }>('POST', `/containers/create?name=${name}`, this.createBody(spec, uid));
     if (created.status !== 201) throw new RuntimeStartError(`Docker could not create the container: ${created.json?.message ?? created.status}`, '');
     const id = created.json.Id;
     const started = await this.api<{ message?: string }>('POST', `/containers/${id}/start`);
@@ -115,7 +134,7 @@ export class DockerRuntime implements Runtime {
     return upstream;
   }
 
-  private async waitReady(id: string, up: Upstream): Promise<void> {
+  private async waitReady(id: string, up: TcpUpstream): Promise<void> {
     const deadline = Date.now() + (this.o.startTimeoutMs ?? 30_000);
     while (Date.now() < deadline) {
       const ok = await new Promise<boolean>((resolve) => {

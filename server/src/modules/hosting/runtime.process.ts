@@ -1,42 +1,54 @@
-// The default runtime: one child process per site on this machine. Uploaded code is untrusted, so
-// each process runs as the unprivileged user `hostbase-site` (when we are root and it exists),
-// under prlimit (address space, processes, open files), in its own copy of the deployment outside
-// DATA_DIR, with an environment of PORT, NODE_ENV and PATH only. A crash restarts it with
-// exponential back-off; stdout and stderr are kept (tail) as the runtime log.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+// The default runtime: one sandboxed process tree per site on this machine (sandbox.ts: its own
+// uid per project, mount, pid and network namespaces; cgroups.ts: memory, process and CPU
+// limits). Uploaded code is hostile: when the sandbox cannot be made here, dynamic sites are
+// refused (refusal()), never run without it. A crash restarts the site with exponential back-off
+// and the runtime log says why it stopped (out of memory, process limit, exit code).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { ProcSampler } from './stats';
+import { detectCgroups, SiteGroup, type CgroupLayout, type GroupCounters, type Limits } from './cgroups';
+import { findTool, passwdFiles, probeSandbox, sandboxArgv, SITE_PATH, SITE_PORT, type SandboxSupport } from './sandbox';
+import type { RuntimeKind } from './site-layout';
+import type { SiteUidOf } from './site-identities';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 
 export interface ProcessRuntimeOptions {
   log: FastifyBaseLogger;
-  /** Where per-deployment working copies go; must not be inside DATA_DIR. */
+  /** The project's own uid (site-identities.ts). */
+  siteUid: SiteUidOf;
+  /** Where per-deployment working copies go; never inside DATA_DIR. */
   runRoot?: string;
-  user?: string;
-  /** RLIMIT_AS: Node reserves much address space up front, so 1 GiB is its practical floor. */
-  addressSpaceBytes?: number;
-  maxProcesses?: number;
+  limits?: Partial<Limits>;
   maxOpenFiles?: number;
+  tmpBytes?: number;
   startTimeoutMs?: number;
+  /** Tests: pretend the host cannot sandbox, to check the refusal. */
+  support?: SandboxSupport;
 }
 
+export const DEFAULT_LIMITS: Limits = { memoryBytes: 512 * 1024 * 1024, maxProcesses: 128, cpus: 1 };
 const LOG_TAIL = 64 * 1024;
-const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** One number per runtime in this process: two apps in one process (tests) never share a folder. */
+let instances = 0;
 
 interface Proc {
   spec: SiteSpec;
-  port: number;
+  name: string;
+  dir: string;
+  socketPath: string;
+  group: SiteGroup;
   child?: ChildProcess;
   status: RuntimeStats['status'];
   restarts: number;
   startedAt: number;
   stopping: boolean;
   timer?: NodeJS.Timeout;
+  counters: GroupCounters;
+  lastExit?: string;
 }
 
 export class ProcessRuntime implements Runtime {
@@ -44,28 +56,46 @@ export class ProcessRuntime implements Runtime {
   private readonly procs = new Map<string, Proc>(); // by deploymentId
   private readonly starting = new Map<string, Promise<Upstream>>();
   private readonly logsByDeployment = new Map<string, string>();
-  private readonly sampler = new ProcSampler();
-  private readonly identity: { uid: number; gid: number } | undefined;
+  private readonly uids = new Map<string, number>();
   private readonly runRoot: string;
-  private readonly prlimit = which('prlimit');
+  private readonly prefix = `${process.pid}-${++instances}-`;
+  private readonly support: SandboxSupport;
+  private readonly cgroups?: CgroupLayout;
+  private readonly limits: Limits;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.runRoot = o.runRoot ?? path.join(os.tmpdir(), 'hostbase-sites');
+    this.limits = { ...DEFAULT_LIMITS, ...o.limits };
+    let support = o.support ?? probeSandbox();
+    if (support.ok) {
+      const cg = detectCgroups();
+      if ('layout' in cg) this.cgroups = cg.layout;
+      else support = { ok: false, problem: `Dynamic sites are disabled: ${cg.problem}, so a site's memory, processes and CPU cannot be limited. Run Hostbase as root on a host with cgroups (v2, or v1 memory, pids, cpu and cpuacct), or set SITE_RUNTIME=docker.` };
+    }
+    this.support = support;
+    if (!support.ok) o.log.error(`hosting: ${support.problem} Static sites still work.`);
     fs.mkdirSync(this.runRoot, { recursive: true, mode: 0o711 });
-    this.identity = siteIdentity(o.user ?? 'hostbase-site', o.log);
-    if (!this.prlimit) o.log.warn('prlimit not found: site processes run without memory, process and file limits');
+    fs.chmodSync(this.runRoot, 0o711);
+    void this.sweep();
+  }
+
+  refusal(kind: RuntimeKind): string | undefined {
+    if (!this.support.ok) return this.support.problem;
+    if (kind === 'php' && !findTool('php')) return 'PHP sites need PHP on the host, which is not installed (apt-get install php-cli).';
+    if (kind === 'flask' && !hasFlask()) return 'Flask sites need Python 3 with Flask on the host, which is not installed (apt-get install python3-flask).';
+    return undefined;
   }
 
   running(projectId: string) {
     for (const p of this.procs.values()) {
-      if (p.spec.projectId === projectId && p.status === 'running') return { deploymentId: p.spec.deploymentId, upstream: { host: '127.0.0.1', port: p.port } };
+      if (p.spec.projectId === projectId && p.status === 'running') return { deploymentId: p.spec.deploymentId, upstream: { socketPath: p.socketPath } };
     }
     return undefined;
   }
 
   ensure(spec: SiteSpec): Promise<Upstream> {
     const p = this.procs.get(spec.deploymentId);
-    if (p && p.status === 'running') return Promise.resolve({ host: '127.0.0.1', port: p.port });
+    if (p && p.status === 'running') return Promise.resolve({ socketPath: p.socketPath });
     if (p && p.status === 'restarting') return this.waitRestarted(p);
     let pending = this.starting.get(spec.deploymentId);
     if (!pending) {
@@ -75,78 +105,129 @@ export class ProcessRuntime implements Runtime {
     return pending;
   }
 
-  private async start(spec: SiteSpec): Promise<Upstream> {
-    const workdir = path.join(this.runRoot, spec.deploymentId);
-    if (!fs.existsSync(workdir)) {
-      const tmp = `${workdir}.tmp-${process.pid}-${Date.now()}`;
-      await fsp.cp(spec.dir, tmp, { recursive: true });
-      if (this.identity) await chownTree(tmp, this.identity.uid, this.identity.gid);
-      await fsp.chmod(tmp, 0o700);
-      await fsp.rename(tmp, workdir);
+  private async uidOf(projectId: string): Promise<number> {
+    let uid = this.uids.get(projectId);
+    if (uid === undefined) {
+      uid = await this.o.siteUid(projectId);
+      this.uids.set(projectId, uid);
     }
-    const proc: Proc = { spec, port: await freePort(), status: 'starting', restarts: 0, startedAt: Date.now(), stopping: false };
+    return uid;
+  }
+
+  private async start(spec: SiteSpec): Promise<Upstream> {
+    const refused = this.refusal(spec.kind);
+    if (refused) throw new RuntimeStartError(refused, '');
+    const uid = await this.uidOf(spec.projectId);
+    const name = this.prefix + spec.deploymentId;
+    const dir = path.join(this.runRoot, name);
+    // Layout: DIR (root, 0711) / app (the site's copy, its uid, 0500 via a read-only mount),
+    // run (its uid, 0700: the relay socket), passwd, group.
+    await fsp.rm(dir, { recursive: true, force: true });
+    // Explicit modes: the platform's umask (077) would make these unreadable to the site.
+    await fsp.mkdir(dir);
+    await fsp.chmod(dir, 0o711);
+    await fsp.cp(spec.dir, path.join(dir, 'app'), { recursive: true, dereference: false });
+    await chownTree(path.join(dir, 'app'), uid);
+    await fsp.chmod(path.join(dir, 'app'), 0o700);
+    await fsp.mkdir(path.join(dir, 'run'));
+    await fsp.chmod(path.join(dir, 'run'), 0o700);
+    await fsp.chown(path.join(dir, 'run'), uid, uid);
+    const files = passwdFiles(uid);
+    for (const [file, text] of [['passwd', files.passwd], ['group', files.group]]) {
+      await fsp.writeFile(path.join(dir, file), text);
+      await fsp.chmod(path.join(dir, file), 0o644);
+    }
+    const group = await SiteGroup.create(this.cgroups!, name, this.limits);
+    const proc: Proc = {
+      spec, name, dir, group, socketPath: path.join(dir, 'run', 'http.sock'),
+      status: 'starting', restarts: 0, startedAt: Date.now(), stopping: false, counters: await group.counters(),
+    };
     this.procs.set(spec.deploymentId, proc);
-    this.spawn(proc, workdir);
+    this.spawn(proc, uid);
     try {
       await this.waitReady(proc);
     } catch (err) {
       await this.stopProc(proc);
       throw err;
     }
-    return { host: '127.0.0.1', port: proc.port };
+    return { socketPath: proc.socketPath };
   }
 
-  private command(spec: SiteSpec, port: number): string[] {
+  private command(spec: SiteSpec): string[] {
     switch (spec.kind) {
       case 'node':
         return [process.execPath, '--max-old-space-size=256', spec.entry];
       case 'php':
-        return [which('php') ?? 'php', '-S', `127.0.0.1:${port}`, '-t', '.'];
-      case 'flask': {
+        return [findTool('php') ?? '/usr/bin/php', '-S', `127.0.0.1:${SITE_PORT}`, '-t', '.'];
+      case 'flask':
         // Debian's python3 has python3-flask; the module name is the entry file without .py.
-        const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : (which('python3') ?? 'python3');
-        return [python, '-u', '-m', 'flask', '--app', spec.entry.replace(/\.py$/, ''), 'run', '--host', '127.0.0.1', '--port', String(port), '--no-reload'];
-      }
+        return ['/usr/bin/python3', '-u', '-m', 'flask', '--app', spec.entry.replace(/\.py$/, ''), 'run', '--host', '127.0.0.1', '--port', String(SITE_PORT), '--no-reload'];
     }
   }
 
-  private spawn(proc: Proc, workdir: string): void {
-    let argv = this.command(proc.spec, proc.port);
-    if (this.prlimit) {
-      const as = this.o.addressSpaceBytes ?? 1024 * 1024 * 1024;
-      argv = [this.prlimit, `--as=${as}`, `--nproc=${this.o.maxProcesses ?? 256}`, `--nofile=${this.o.maxOpenFiles ?? 1024}`, '--', ...argv];
-    }
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: workdir,
-      env: { PORT: String(proc.port), NODE_ENV: 'production', PATH: SAFE_PATH },
+  private spawn(proc: Proc, uid: number): void {
+    const argv = sandboxArgv(this.support, {
+      uid,
+      appDir: path.join(proc.dir, 'app'),
+      runDir: path.join(proc.dir, 'run'),
+      socketPath: proc.socketPath,
+      passwdFile: path.join(proc.dir, 'passwd'),
+      groupFile: path.join(proc.dir, 'group'),
+      command: this.command(proc.spec),
+      env: { PORT: String(SITE_PORT), NODE_ENV: 'production', PATH: SITE_PATH },
+      tmpBytes: this.o.tmpBytes ?? 64 * 1024 * 1024,
+    });
+    const procsFiles = proc.group.procsFiles();
+    // The launcher joins the site's control groups, sets the file limit, then becomes bwrap:
+    // everything the sandbox starts is inside the limits from its first instruction. umask 022:
+    // bwrap makes the sandbox's own folders (/etc, /run) with it, and the platform's 077 would
+    // leave them closed to the site's user.
+    const launcher = 'n=$1; f=$2; shift 2; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1)); done; ulimit -n "$f" || exit 97; ulimit -c 0; umask 022; exec "$@"';
+    const child = spawn('/bin/sh', ['-c', launcher, 'hostbase-launch', String(procsFiles.length), String(this.o.maxOpenFiles ?? 1024), ...procsFiles, ...argv], {
+      env: { PATH: SITE_PATH },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so stop() also ends whatever the site spawned.
+      // Its own process group: a Ctrl-C at the terminal reaches the platform, which stops sites in order.
       detached: true,
-      ...(this.identity ?? {}),
     });
     proc.child = child;
     const append = (chunk: Buffer) => this.appendLog(proc.spec.deploymentId, chunk.toString('utf8'));
     child.stdout!.on('data', append);
     child.stderr!.on('data', append);
     child.on('error', (err) => this.appendLog(proc.spec.deploymentId, `[hostbase] could not start: ${err.message}\n`));
-    child.on('exit', (code, signal) => {
-      if (proc.child !== child) return;
-      proc.child = undefined;
-      if (proc.timer) clearTimeout(proc.timer);
+    child.on('exit', (code, signal) => void this.exited(proc, child, uid, code, signal));
+  }
+
+  private async exited(proc: Proc, child: ChildProcess, uid: number, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    if (proc.child !== child) return;
+    proc.child = undefined;
+    if (proc.timer) clearTimeout(proc.timer);
+    if (proc.stopping) return;
+    const cause = await this.cause(proc, code, signal);
+    proc.lastExit = cause;
+    // Back-off doubles per crash (0.5 s .. 30 s) and resets after a minute of healthy running.
+    if (Date.now() - proc.startedAt > 60_000) proc.restarts = 0;
+    const delay = Math.min(30_000, 500 * 2 ** proc.restarts++);
+    this.appendLog(proc.spec.deploymentId, `[hostbase] ${cause}; restarting in ${delay / 1000} s\n`);
+    proc.status = 'restarting';
+    proc.timer = setTimeout(() => {
       if (proc.stopping) return;
-      this.appendLog(proc.spec.deploymentId, `[hostbase] process exited (${signal ?? `code ${code}`})\n`);
-      // Back-off doubles per crash (0.5 s .. 30 s) and resets after a minute of healthy running.
-      if (Date.now() - proc.startedAt > 60_000) proc.restarts = 0;
-      const delay = Math.min(30_000, 500 * 2 ** proc.restarts++);
-      proc.status = 'restarting';
-      proc.timer = setTimeout(() => {
-        if (proc.stopping) return;
-        proc.startedAt = Date.now();
-        this.spawn(proc, workdir);
-        void this.waitReady(proc).catch(() => undefined);
-      }, delay);
-      proc.timer.unref();
-    });
+      proc.startedAt = Date.now();
+      this.spawn(proc, uid);
+      void this.waitReady(proc).catch(() => undefined);
+    }, delay);
+    proc.timer.unref();
+  }
+
+  /** Why the site stopped, in words for its owner: the limit it hit, or how it exited. */
+  private async cause(proc: Proc, code: number | null, signal: NodeJS.Signals | null): Promise<string> {
+    const now = await proc.group.counters();
+    const before = proc.counters;
+    proc.counters = now;
+    if (now.oomKills > before.oomKills) return `the site was stopped: it used more than its memory limit of ${Math.round(this.limits.memoryBytes / 1048576)} MiB`;
+    const exit = signal ? `was killed (${signal})` : `exited (code ${code})`;
+    if (now.forkRefusals > before.forkRefusals) return `the site process ${exit} after reaching its limit of ${this.limits.maxProcesses} processes`;
+    if (code === 97) return 'the site could not be placed in its resource limits';
+    return `the site process ${exit}`;
   }
 
   private async waitReady(proc: Proc): Promise<void> {
@@ -154,11 +235,11 @@ export class ProcessRuntime implements Runtime {
     while (Date.now() < deadline) {
       if (proc.stopping) throw new RuntimeStartError('stopped while starting', '');
       if (!proc.child) break; // exited before listening
-      if (await canConnect(proc.port)) {
+      if (await canConnect(proc.socketPath)) {
         proc.status = 'running';
         return;
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
     }
     const log = await this.logs(proc.spec.deploymentId);
     throw new RuntimeStartError(`The ${proc.spec.kind} site did not start listening on its PORT`, log.slice(-4000));
@@ -168,7 +249,7 @@ export class ProcessRuntime implements Runtime {
   private async waitRestarted(proc: Proc): Promise<Upstream> {
     const deadline = Date.now() + 35_000;
     while (Date.now() < deadline && !proc.stopping) {
-      if (proc.status === 'running') return { host: '127.0.0.1', port: proc.port };
+      if (proc.status === 'running') return { socketPath: proc.socketPath };
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new RuntimeStartError('The site is restarting after a crash', await this.logs(proc.spec.deploymentId));
@@ -185,27 +266,27 @@ export class ProcessRuntime implements Runtime {
     if (proc.timer) clearTimeout(proc.timer);
     this.procs.delete(proc.spec.deploymentId);
     const child = proc.child;
-    if (child?.pid) {
-      this.sampler.forget(child.pid);
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       killGroup(child.pid, 'SIGTERM');
       const timer = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), 3000);
       await exited;
       clearTimeout(timer);
     }
-    await fsp.rm(path.join(this.runRoot, proc.spec.deploymentId), { recursive: true, force: true });
+    await proc.group.remove();
+    await fsp.rm(proc.dir, { recursive: true, force: true });
   }
 
   async stats(projectId: string): Promise<RuntimeStats | undefined> {
     const proc = [...this.procs.values()].find((p) => p.spec.projectId === projectId && p.status === 'running') ??
       [...this.procs.values()].find((p) => p.spec.projectId === projectId);
     if (!proc) return undefined;
-    const pid = proc.child?.pid;
-    if (!pid) return { cpuPercent: 0, memPercent: 0, status: proc.status };
+    const base = { status: proc.status, restarts: proc.restarts, lastExit: proc.lastExit };
     try {
-      return { ...(await this.sampler.sample(pid)), status: proc.status };
+      const u = await proc.group.usage();
+      return { ...base, cpuPercent: u.cpuPercent, memPercent: u.memPercent };
     } catch {
-      return { cpuPercent: 0, memPercent: 0, status: proc.status };
+      return { ...base, cpuPercent: 0, memPercent: 0 };
     }
   }
 
@@ -221,6 +302,50 @@ export class ProcessRuntime implements Runtime {
   async close(): Promise<void> {
     await Promise.all([...this.procs.values()].map((p) => this.stopProc(p)));
   }
+
+  /**
+   * Leftovers of a platform process that died without stopping its sites (kill -9, power loss):
+   * their pid namespaces died with them (--die-with-parent), but folders and control groups stay.
+   * A name starts with the pid of the process that made it; a dead pid means nobody owns it.
+   */
+  private async sweep(): Promise<void> {
+    const dead = (name: string) => {
+      const pid = Number(name.split('-')[0]);
+      if (!Number.isInteger(pid) || pid <= 0) return false;
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    };
+    let swept = 0;
+    if (this.cgroups) {
+      for (const name of SiteGroup.list(this.cgroups).filter(dead)) {
+        await SiteGroup.forName(this.cgroups, name, this.limits).remove();
+        swept++;
+      }
+    }
+    for (const name of (await fsp.readdir(this.runRoot).catch(() => [] as string[])).filter(dead)) {
+      await fsp.rm(path.join(this.runRoot, name), { recursive: true, force: true });
+      swept++;
+    }
+    if (swept) this.o.log.warn({ swept }, 'hosting: removed site folders and control groups left by a platform process that was killed');
+  }
+}
+
+let flask: boolean | undefined;
+function hasFlask(): boolean {
+  if (flask === undefined) {
+    // The sandbox runs the host's /usr/bin/python3 (Debian's python3-flask), never a user's pyenv.
+    try {
+      execFileSync('/usr/bin/python3', ['-c', 'import flask'], { stdio: 'ignore', timeout: 10_000 });
+      flask = true;
+    } catch {
+      flask = false;
+    }
+  }
+  return flask;
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -235,52 +360,18 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function siteIdentity(user: string, log: FastifyBaseLogger): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) {
-    log.warn({ user }, 'not running as root: site processes run as the platform user (create the site user and run as root to isolate them)');
-    return undefined;
-  }
-  const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${user}:`));
-  if (!line) {
-    log.warn({ user }, `user ${user} does not exist: site processes run as root (create it: useradd --system --no-create-home --shell /usr/sbin/nologin ${user})`);
-    return undefined;
-  }
-  const [, , uid, gid] = line.split(':');
-  return { uid: Number(uid), gid: Number(gid) };
-}
-
-async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
-  await fsp.chown(dir, uid, gid);
+async function chownTree(dir: string, uid: number): Promise<void> {
+  await fsp.lchown(dir, uid, uid);
   for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) await chownTree(full, uid, gid);
-    else await fsp.lchown(full, uid, gid);
+    if (e.isDirectory()) await chownTree(full, uid);
+    else await fsp.lchown(full, uid, uid);
   }
 }
 
-function which(cmd: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
+function canConnect(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
+    const s = net.connect({ path: socketPath });
     s.once('connect', () => {
       s.destroy();
       resolve(true);

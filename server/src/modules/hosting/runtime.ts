@@ -12,19 +12,25 @@ export interface SiteSpec {
   entry: string;
 }
 
-export interface Upstream {
-  host: string;
-  port: number;
-}
+/** Where the gateway sends a site's requests: a TCP address (Docker) or a unix socket (sandbox). */
+export type Upstream = { host: string; port: number } | { socketPath: string };
 
 export interface RuntimeStats {
   cpuPercent: number;
   memPercent: number;
   status: 'running' | 'starting' | 'restarting' | 'stopped';
+  /** Crashes since the last healthy minute, and why the site last stopped (a limit, an exit code). */
+  restarts?: number;
+  lastExit?: string;
 }
 
 export interface Runtime {
   readonly name: string;
+  /**
+   * Why this runtime cannot run a site of this kind here (no sandbox, PHP or Flask missing), in
+   * words for the developer; undefined when it can. Checked before a deploy writes anything.
+   */
+  refusal(kind: RuntimeKind): string | undefined;
   /**
    * Starts the deployment's process (or finds it running) and resolves once it accepts
    * connections; rejects with its log tail when it cannot start. Other deployments of the

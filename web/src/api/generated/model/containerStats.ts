@@ -10,4 +10,11 @@ export interface ContainerStats {
   rx_mb: number;
   tx_mb: number;
   status?: string;
+  /** Crashes of the site process since its last healthy minute. */
+  restarts?: number;
+  /**
+   * Why the site process last stopped, e.g. it used more than its memory limit.
+   * @nullable
+   */
+  last_exit?: string | null;
 }
