@@ -23,6 +23,7 @@ import { createContactHandlers } from './modules/contact/contact.handlers';
 import { createProjectsModule } from './modules/projects/projects.module';
 import { createHostingModule } from './modules/hosting/hosting.module';
 import { FrontDoor } from './modules/hosting/front-door';
+import type { Runtime } from './modules/hosting/runtime';
 import { createAuthUsersModule } from './modules/auth-users/auth-users.module';
 import { createStorageModule } from './modules/storage/storage.module';
 import { createObjectStore } from './modules/storage/object-store.factory';
@@ -39,6 +40,8 @@ export interface BuildOptions {
   /** Use this ObjectStore instead of building one from the config (tests). */
   objectStore?: ObjectStore;
   logger?: boolean | object;
+  /** Run hosted sites on this runtime instead of the one the config names (tests). */
+  hostingRuntime?: Runtime;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -89,7 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
   registerValidation(app);
   // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
-  const hosting = createHostingModule(app, deps, { frontDoor });
+  const hosting = createHostingModule(app, deps, { frontDoor, runtime: options.hostingRuntime });
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {

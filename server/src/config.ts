@@ -34,6 +34,8 @@ export interface Config {
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
   siteRuntime: 'process' | 'docker';
   dockerSocket: string;
+  /** Each hosted site's ceiling: resident memory, processes (and threads), CPU in cores. */
+  siteLimits: { memoryBytes: number; maxProcesses: number; cpus: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -63,6 +65,13 @@ function siteRuntime(raw: string | undefined): 'process' | 'docker' {
   if (!raw || raw === 'process') return 'process';
   if (raw === 'docker') return 'docker';
   throw new Error(`SITE_RUNTIME must be "process" or "docker", got "${raw}"`);
+}
+
+function cpus(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0.01 || n > 256) throw new Error(`SITE_CPUS must be a number of cores between 0.01 and 256, got "${raw}"`);
+  return n;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -97,5 +106,10 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
+    siteLimits: {
+      memoryBytes: int(env, 'SITE_MEMORY_MB', 512) * 1024 * 1024,
+      maxProcesses: int(env, 'SITE_MAX_PROCESSES', 128),
+      cpus: cpus(env.SITE_CPUS),
+    },
   };
 }

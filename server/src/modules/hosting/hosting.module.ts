@@ -33,8 +33,14 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
   const runtime =
     opts.runtime ??
     (config.siteRuntime === 'docker'
-      ? new DockerRuntime({ socketPath: config.dockerSocket, siteUid })
-      : new ProcessRuntime({ log: deps.log, siteUid }));
+      ? new DockerRuntime({
+          socketPath: config.dockerSocket,
+          siteUid,
+          memoryBytes: config.siteLimits.memoryBytes,
+          pidsLimit: config.siteLimits.maxProcesses,
+          nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
+        })
+      : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs });
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
