@@ -16,7 +16,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
 import { createRateLimiter } from './lib/rate-limit';
 import { scheduleHousekeeping } from './lib/housekeeping';
-import { secureDataDir } from './lib/data-dir';
+import { removeOthersAccess, secureDataDir } from './lib/data-dir';
 import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { createAccountsModule } from './modules/accounts/accounts.module';
 import { createContactHandlers } from './modules/contact/contact.handlers';
@@ -66,7 +66,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database =
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }));
-  if (!options.database) app.addHook('onClose', () => database.close());
+  if (!options.database) {
+    const pgliteDir = path.join(config.dataDir, 'pglite');
+    if (!config.databaseUrl) removeOthersAccess(pgliteDir);
+    app.addHook('onClose', async () => {
+      await database.close();
+      if (!config.databaseUrl) removeOthersAccess(pgliteDir);
+    });
+  }
 
   const clock = options.clock ?? systemClock;
   const mailer =

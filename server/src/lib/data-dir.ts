@@ -23,15 +23,30 @@ export function secureDataDir(dataDir: string): DataDirReport {
   }
   // A private top folder already hides everything below it; only a loose one needs the walk.
   if ((st.mode & 0o077) === 0) return { repaired: 0 };
-  let repaired = 0;
-  const fix = (p: string, s: fs.Stats) => {
+  return { repaired: removeOthersAccess(dataDir) };
+}
+
+/**
+ * Removes group/other permission bits under dir; returns how many entries changed. PGlite's file
+ * system layer chmods its files 0666 itself, whatever the umask: run after it opens and closes.
+ * Between the two, DATA_DIR's own 0700 keeps everyone else out.
+ */
+export function removeOthersAccess(dir: string): number {
+  let changed = 0;
+  const fix = (p: string) => {
+    let s: fs.Stats;
+    try {
+      s = fs.lstatSync(p);
+    } catch {
+      return; // removed meanwhile
+    }
     if (s.isSymbolicLink()) return;
     if (s.mode & 0o077) {
       fs.chmodSync(p, s.mode & 0o700);
-      repaired++;
+      changed++;
     }
-    if (s.isDirectory()) for (const name of fs.readdirSync(p)) fix(path.join(p, name), fs.lstatSync(path.join(p, name)));
+    if (s.isDirectory()) for (const name of fs.readdirSync(p)) fix(path.join(p, name));
   };
-  fix(dataDir, fs.lstatSync(dataDir));
-  return { repaired };
+  if (fs.existsSync(dir)) fix(dir);
+  return changed;
 }

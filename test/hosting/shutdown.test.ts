@@ -1,0 +1,154 @@
+// The path a new user takes: `npm start` (scripts/start.mjs) with no configuration at all (embedded
+// PGlite, files on disk, no site user created by hand). A hostile Node site sees neither root nor
+// the platform's identity, nor the secret or the data directory, nor PostgreSQL. Ten Ctrl-Cs at
+// the terminal's process group stop the platform and every site it started; a kill -9 of the
+// server takes its sites down with it, and the next start sweeps what they left.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { makeZip, multipart } from './zips';
+
+const root = path.resolve(__dirname, '..', '..');
+const sandboxed = probeSandbox().ok;
+const RUN_ROOT = path.join(os.tmpdir(), 'hostbase-sites');
+const PIDS_CGROUP = '/sys/fs/cgroup/pids/hostbase';
+const CGROUP_ROOT = fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup/hostbase' : PIDS_CGROUP;
+
+interface Platform {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<number | null>;
+}
+
+function request(port: number, method: string, url: string, body?: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers }, (res) => {
+      let data = '';
+      res.on('data', (c) => (data += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+const json = (port: number, url: string, body: unknown, token?: string) =>
+  request(port, 'POST', url, JSON.stringify(body), { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) });
+
+async function startPlatform(dataDir: string, port: number): Promise<Platform> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '12' };
+  // Its own process group, as a terminal gives `npm start`: signals go to the whole group.
+  const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await request(port, 'GET', '/api/health')).status === 200) return { child, port, exited };
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the platform did not start:\n${output}`);
+}
+
+/** The issue's probe: what a hosted site can see of the platform. */
+const probe = (dataDir: string) => `
+const http = require('http'), fs = require('fs'), net = require('net'), { execSync } = require('child_process');
+const code = (f) => { try { f(); return 'read'; } catch (e) { return e.code; } };
+http.createServer((req, res) => {
+  const out = { id: execSync('id').toString().trim(), uid: process.getuid(), secret: code(() => fs.readFileSync(${JSON.stringify(path.join(dataDir, 'jwt-secret'))})), ls: code(() => fs.readdirSync(${JSON.stringify(dataDir)})) };
+  const s = net.connect(5432, '127.0.0.1');
+  s.on('connect', () => { s.destroy(); out.pg = 'connected'; res.end(JSON.stringify(out)); });
+  s.on('error', (e) => { out.pg = e.code; res.end(JSON.stringify(out)); });
+}).listen(process.env.PORT);
+`;
+
+const sitePids = (deploymentId: string): { group: string; pids: number[] } | undefined => {
+  const group = fs.readdirSync(CGROUP_ROOT).find((n) => n.endsWith(deploymentId));
+  if (!group) return undefined;
+  const pids = fs.readFileSync(path.join(CGROUP_ROOT, group, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  return { group, pids };
+};
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function until(check: () => boolean, tries = 100): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}
+
+(sandboxed ? test : test.skip)('npm start on a fresh machine: sandboxed sites, stopped by Ctrl-C bursts and by the death of the server', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  let platform = await startPlatform(dataDir, port);
+  try {
+    const email = `new-${Date.now()}@example.com`;
+    const reg = await json(port, '/api/register', { name: 'New User', email, password: 'Tq8#vLm2-ZpWx9rK' });
+    expect(reg.status).toBe(200);
+    const token = JSON.parse(reg.body).token as string;
+    const subdomain = `fresh${Date.now().toString(36)}`;
+    const created = await json(port, '/api/create-project', { projectName: 'Fresh', subdomain }, token);
+    expect(created.status).toBe(200);
+    const projectId = JSON.parse(created.body).project.id as string;
+    const form = multipart({ domain: `${subdomain}.localhost:${port}`, projectId, type: 'Node' }, { data: makeZip([{ name: 'server.js', data: probe(dataDir) }]) });
+    const deployed = await request(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, form.payload, { ...form.headers, authorization: `Bearer ${token}` });
+    expect(deployed.status).toBe(200);
+    const deploymentId = JSON.parse(deployed.body).deployment.id as string;
+
+    // The acceptance of the sandbox issue, on the default path.
+    const seen = JSON.parse((await request(port, 'GET', '/', undefined, { host: `${subdomain}.localhost:${port}` })).body);
+    expect(seen.uid).not.toBe(0);
+    expect(seen.uid).not.toBe(process.getuid?.());
+    expect(seen.id).not.toMatch(/uid=0\(/);
+    expect(['EACCES', 'ENOENT']).toContain(seen.secret);
+    expect(['EACCES', 'ENOENT']).toContain(seen.ls);
+    expect(seen.pg).toBe('ECONNREFUSED');
+    // The data directory is the platform's alone, PGlite's files included.
+    expect(fs.statSync(dataDir).mode & 0o077).toBe(0);
+    expect(fs.statSync(path.join(dataDir, 'pglite', 'global', 'pg_control')).mode & 0o077).toBe(0);
+
+    // Ten Ctrl-Cs in a row at the whole process group.
+    const before = sitePids(deploymentId)!;
+    expect(before.pids.length).toBeGreaterThan(0);
+    const serverPid = Number(before.group.split('-')[0]);
+    for (let i = 0; i < 10; i++) process.kill(-platform.child.pid!, 'SIGINT');
+    await platform.exited;
+    expect(await until(() => before.pids.every((p) => !alive(p)) && !alive(serverPid))).toBe(true);
+    expect(sitePids(deploymentId)).toBeUndefined();
+    expect(fs.readdirSync(RUN_ROOT).filter((n) => n.startsWith(`${serverPid}-`))).toEqual([]);
+
+    // Start again; the live site comes back on its first request. Then kill -9 the server alone.
+    platform = await startPlatform(dataDir, port);
+    expect(JSON.parse((await request(port, 'GET', '/', undefined, { host: `${subdomain}.localhost:${port}` })).body).pg).toBe('ECONNREFUSED');
+    const running = sitePids(deploymentId)!;
+    const killedServer = Number(running.group.split('-')[0]);
+    process.kill(killedServer, 'SIGKILL');
+    await platform.exited;
+    // The sandbox dies with its parent; its folder and control group stay until the next start.
+    expect(await until(() => running.pids.every((p) => !alive(p)))).toBe(true);
+    expect(fs.readdirSync(RUN_ROOT).some((n) => n.startsWith(`${killedServer}-`))).toBe(true);
+    platform = await startPlatform(dataDir, port);
+    expect(await until(() => !fs.readdirSync(RUN_ROOT).some((n) => n.startsWith(`${killedServer}-`)) && !fs.readdirSync(CGROUP_ROOT).some((n) => n.startsWith(`${killedServer}-`)))).toBe(true);
+  } finally {
+    if (platform.child.exitCode === null) {
+      process.kill(-platform.child.pid!, 'SIGTERM');
+      await platform.exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 300_000);
