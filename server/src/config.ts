@@ -36,6 +36,8 @@ export interface Config {
   dockerSocket: string;
   /** Each hosted site's ceiling: resident memory, processes (and threads), CPU in cores. */
   siteLimits: { memoryBytes: number; maxProcesses: number; cpus: number };
+  /** A site's way out: the public internet through a filter (default), or nothing. */
+  siteEgress: 'internet' | 'none';
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,6 +67,12 @@ function siteRuntime(raw: string | undefined): 'process' | 'docker' {
   if (!raw || raw === 'process') return 'process';
   if (raw === 'docker') return 'docker';
   throw new Error(`SITE_RUNTIME must be "process" or "docker", got "${raw}"`);
+}
+
+function egress(raw: string | undefined): 'internet' | 'none' {
+  if (!raw || raw === 'internet') return 'internet';
+  if (raw === 'none') return 'none';
+  throw new Error(`SITE_EGRESS must be "internet" or "none", got "${raw}"`);
 }
 
 function cpus(raw: string | undefined): number {
@@ -111,5 +119,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxProcesses: int(env, 'SITE_MAX_PROCESSES', 128),
       cpus: cpus(env.SITE_CPUS),
     },
+    siteEgress: egress(env.SITE_EGRESS),
   };
 }

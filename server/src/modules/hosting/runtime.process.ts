@@ -14,6 +14,7 @@ import { detectCgroups, SiteGroup, type CgroupLayout, type GroupCounters, type L
 import { findTool, passwdFiles, probeSandbox, sandboxArgv, SITE_PATH, SITE_PORT, type SandboxSupport } from './sandbox';
 import type { RuntimeKind } from './site-layout';
 import type { SiteUidOf } from './site-identities';
+import { SiteNetwork, type Egress } from './site-network';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 
 export interface ProcessRuntimeOptions {
@@ -26,6 +27,8 @@ export interface ProcessRuntimeOptions {
   maxOpenFiles?: number;
   tmpBytes?: number;
   startTimeoutMs?: number;
+  /** internet: a filtered link to the public internet (site-network.ts); none: loopback only. */
+  egress?: Egress;
   /** Tests: pretend the host cannot sandbox, to check the refusal. */
   support?: SandboxSupport;
 }
@@ -62,6 +65,7 @@ export class ProcessRuntime implements Runtime {
   private readonly support: SandboxSupport;
   private readonly cgroups?: CgroupLayout;
   private readonly limits: Limits;
+  private readonly network?: Promise<SiteNetwork | undefined>;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.runRoot = o.runRoot ?? path.join(os.tmpdir(), 'hostbase-sites');
@@ -74,6 +78,13 @@ export class ProcessRuntime implements Runtime {
     }
     this.support = support;
     if (!support.ok) o.log.error(`hosting: ${support.problem} Static sites still work.`);
+    if (support.ok && (o.egress ?? 'internet') === 'internet') {
+      this.network = SiteNetwork.setup().then((n) => {
+        if (n instanceof SiteNetwork) return n;
+        o.log.warn(`hosting: sites get no outbound network: ${n.problem}. Set SITE_EGRESS=none to silence this.`);
+        return undefined;
+      });
+    }
     fs.mkdirSync(this.runRoot, { recursive: true, mode: 0o711 });
     fs.chmodSync(this.runRoot, 0o711);
     void this.sweep();
@@ -143,8 +154,8 @@ export class ProcessRuntime implements Runtime {
       status: 'starting', restarts: 0, startedAt: Date.now(), stopping: false, counters: await group.counters(),
     };
     this.procs.set(spec.deploymentId, proc);
-    this.spawn(proc, uid);
     try {
+      await this.spawn(proc, uid);
       await this.waitReady(proc);
     } catch (err) {
       await this.stopProc(proc);
@@ -165,8 +176,11 @@ export class ProcessRuntime implements Runtime {
     }
   }
 
-  private spawn(proc: Proc, uid: number): void {
+  private async spawn(proc: Proc, uid: number): Promise<void> {
+    const network = await this.network;
+    if (proc.stopping) return;
     const argv = sandboxArgv(this.support, {
+      network: !!network,
       uid,
       appDir: path.join(proc.dir, 'app'),
       runDir: path.join(proc.dir, 'run'),
@@ -185,7 +199,7 @@ export class ProcessRuntime implements Runtime {
     const launcher = 'n=$1; f=$2; shift 2; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1)); done; ulimit -n "$f" || exit 97; ulimit -c 0; umask 022; exec "$@"';
     const child = spawn('/bin/sh', ['-c', launcher, 'hostbase-launch', String(procsFiles.length), String(this.o.maxOpenFiles ?? 1024), ...procsFiles, ...argv], {
       env: { PATH: SITE_PATH },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(network ? (['pipe', 'pipe'] as const) : [])],
       // Its own process group: a Ctrl-C at the terminal reaches the platform, which stops sites in order.
       detached: true,
     });
@@ -195,6 +209,29 @@ export class ProcessRuntime implements Runtime {
     child.stderr!.on('data', append);
     child.on('error', (err) => this.appendLog(proc.spec.deploymentId, `[hostbase] could not start: ${err.message}\n`));
     child.on('exit', (code, signal) => void this.exited(proc, child, uid, code, signal));
+    if (network) void this.connect(proc, child, network);
+  }
+
+  /** Links the new sandbox to the network, then lets it run (bwrap waits on fd 4 until then). */
+  private async connect(proc: Proc, child: ChildProcess, network: SiteNetwork): Promise<void> {
+    const info = child.stdio[3] as NodeJS.ReadableStream;
+    const go = child.stdio[4] as NodeJS.WritableStream;
+    go.on('error', () => undefined); // the sandbox may die first
+    let text = '';
+    for await (const chunk of info) {
+      text += chunk.toString();
+      if (text.includes('}')) break;
+    }
+    const pid = Number(/"child-pid":\s*(\d+)/.exec(text)?.[1]);
+    if (pid > 0) {
+      try {
+        await network.attach(pid);
+      } catch (err) {
+        // Safe either way: without the link the site only lacks a way out. Said where its owner looks.
+        this.appendLog(proc.spec.deploymentId, `[hostbase] the site has no outbound network: ${(err as Error).message}\n`);
+      }
+    }
+    go.end('1');
   }
 
   private async exited(proc: Proc, child: ChildProcess, uid: number, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
@@ -212,8 +249,7 @@ export class ProcessRuntime implements Runtime {
     proc.timer = setTimeout(() => {
       if (proc.stopping) return;
       proc.startedAt = Date.now();
-      this.spawn(proc, uid);
-      void this.waitReady(proc).catch(() => undefined);
+      void this.spawn(proc, uid).then(() => this.waitReady(proc)).catch(() => undefined);
     }, delay);
     proc.timer.unref();
   }

@@ -6,8 +6,9 @@
 //    runtime needs (certificates, resolver, alternatives), the deployment read-only at /app,
 //    a private /tmp of bounded size, its own /proc (pid namespace: only its own processes) and a
 //    minimal /dev. No DATA_DIR, no other site, no /root, no /home;
-//  - network: a network namespace with only its own loopback; the gateway reaches the site through
-//    a unix socket relayed by site-init.cjs, and the site reaches no host service;
+//  - network: a network namespace of its own; the gateway reaches the site through a unix socket
+//    relayed by site-init.cjs (the only way in), and its way out is either nothing but its own
+//    loopback or a filtered link to the public internet (site-network.ts);
 //  - life: --die-with-parent and the pid namespace end the whole site when the platform dies.
 // When any of this cannot be set up, probe() says why and the runtime refuses dynamic sites:
 // tenant code never runs outside the sandbox.
@@ -119,11 +120,17 @@ export interface SandboxCommand {
   command: string[];
   env: Record<string, string>;
   tmpBytes: number;
+  /**
+   * Egress: bwrap writes {"child-pid": N} to fd 3 once the namespaces exist and waits for a byte
+   * on fd 4 before it runs anything, so the link is up before the site's first instruction.
+   */
+  network?: boolean;
 }
 
 /** bwrap's argument list for one site. */
 export function sandboxArgv(support: SandboxSupport, c: SandboxCommand): string[] {
   const args = [support.bwrap!, ...baseArgs()];
+  if (c.network) args.push('--info-fd', '3', '--block-fd', '4');
   // bwrap makes missing parent folders 0700 (root's): open them to the site's user explicitly.
   const made = new Set<string>();
   const parents = (target: string) => {
