@@ -146,6 +146,12 @@ function ServerStatus({ projectId, domain, enabled }: { projectId: string; domai
         </li>
       ))}
       {s.status && <li className="muted">Process: {s.status}</li>}
+      {s.last_exit && (
+        <li className="muted" role="status">
+          Last stopped: {s.last_exit}
+          {s.restarts ? ` (${s.restarts} restart${s.restarts === 1 ? '' : 's'} recently)` : ''}
+        </li>
+      )}
     </ul>
   );
 }
