@@ -34,6 +34,8 @@ export interface Config {
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
   siteRuntime: 'process' | 'docker';
   dockerSocket: string;
+  /** The Docker network sites join (SITE_RUNTIME=docker); never `host`. */
+  dockerNetwork: string;
   /** Each hosted site's ceiling: resident memory, processes (and threads), CPU in cores. */
   siteLimits: { memoryBytes: number; maxProcesses: number; cpus: number };
   /** A site's way out: the public internet through a filter (default), or nothing. */
@@ -67,6 +69,11 @@ function siteRuntime(raw: string | undefined): 'process' | 'docker' {
   if (!raw || raw === 'process') return 'process';
   if (raw === 'docker') return 'docker';
   throw new Error(`SITE_RUNTIME must be "process" or "docker", got "${raw}"`);
+}
+
+function dockerNetwork(raw: string | undefined): string {
+  if (raw === 'host') throw new Error('DOCKER_NETWORK must not be "host": hosted sites never share the host network');
+  return raw || 'bridge';
 }
 
 function egress(raw: string | undefined): 'internet' | 'none' {
@@ -114,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
+    dockerNetwork: dockerNetwork(env.DOCKER_NETWORK),
     siteLimits: {
       memoryBytes: int(env, 'SITE_MEMORY_MB', 512) * 1024 * 1024,
       maxProcesses: int(env, 'SITE_MAX_PROCESSES', 128),

@@ -35,6 +35,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
     (config.siteRuntime === 'docker'
       ? new DockerRuntime({
           socketPath: config.dockerSocket,
+          network: config.dockerNetwork,
           siteUid,
           memoryBytes: config.siteLimits.memoryBytes,
           pidsLimit: config.siteLimits.maxProcesses,
