@@ -69,8 +69,15 @@ export function initScriptPath(): string {
 
 const HOW = 'Run Hostbase as root on Linux with bubblewrap and util-linux installed (apt-get install bubblewrap util-linux), or set SITE_RUNTIME=docker.';
 
-/** Checks, once, that a sandbox can really be made here: tools, privileges, namespaces. */
+let probed: SandboxSupport | undefined;
+
+/** Checks, once per process, that a sandbox can really be made here: tools, privileges, namespaces. */
 export function probeSandbox(): SandboxSupport {
+  probed ??= probe();
+  return probed;
+}
+
+function probe(): SandboxSupport {
   if (process.platform !== 'linux') return { ok: false, problem: `Dynamic sites need Linux namespaces; this host is ${process.platform}. ${HOW}` };
   if (process.getuid?.() !== 0) return { ok: false, problem: `Dynamic sites need the platform to run as root to give each site its own identity and limits. ${HOW}` };
   const bwrap = findTool('bwrap');

@@ -39,7 +39,11 @@ export class SiteNetwork {
     const nsenter = findTool('nsenter');
     if (!nft || !ip || !nsenter) return { problem: 'nftables, iproute2 and util-linux are needed for filtered outbound traffic (apt-get install nftables iproute2 util-linux)' };
     const resolvers = nameservers().filter((a) => !a.startsWith('127.'));
+    // One nft transaction: declaring, deleting and re-creating the table is atomic, so a restart
+    // (or a second instance on this host) never leaves a moment without the filter.
     const rules = `
+table inet ${TABLE}
+delete table inet ${TABLE}
 table inet ${TABLE} {
   chain input {
     type filter hook input priority -10; policy accept;
@@ -62,8 +66,6 @@ table inet ${TABLE} {
 }
 `;
     try {
-      // Replace, never duplicate: a restart (or a second instance on this host) installs the same table.
-      await run(nft, ['delete', 'table', 'inet', TABLE]).catch(() => undefined);
       await new Promise<void>((resolve, reject) => {
         const child = execFile(nft, ['-f', '-'], (err) => (err ? reject(err) : resolve()));
         child.stdin!.end(rules);
