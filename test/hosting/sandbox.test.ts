@@ -59,7 +59,9 @@ http.createServer(async (req, res) => {
   }
   if (req.url === '/fork') {
     let started = 0, refused = 0;
-    for (let i = 0; i < 200; i++) { try { const c = cp.spawn('/bin/sleep', ['3']); c.on('error', () => {}); if (c.pid) started++; else refused++; } catch { refused++; } }
+    const kids = [];
+    for (let i = 0; i < 200; i++) { try { const c = cp.spawn('/bin/sleep', ['3']); c.on('error', () => {}); if (c.pid) { started++; kids.push(c); } else refused++; } catch { refused++; } }
+    await Promise.all(kids.map((c) => new Promise((r) => { c.on('exit', r); c.kill('SIGKILL'); })));
     return res.end(JSON.stringify({ started, refused }));
   }
   if (req.url === '/hog') { for (;;) hog.push(Buffer.alloc(8 * 1024 * 1024, 1)); }
@@ -84,7 +86,9 @@ if ($uri === '/probe') {
 }
 if ($uri === '/fork') {
   $started = 0; $refused = 0;
-  for ($i = 0; $i < 200; $i++) { $p = @proc_open(['/bin/sleep', '3'], [], $pipes); if ($p === false) $refused++; else $started++; }
+  $kids = [];
+  for ($i = 0; $i < 200; $i++) { $p = @proc_open(['/bin/sleep', '3'], [], $pipes); if ($p === false) $refused++; else { $started++; $kids[] = $p; } }
+  foreach ($kids as $p) { proc_terminate($p, 9); proc_close($p); }
   echo json_encode(['started' => $started, 'refused' => $refused]); return;
 }
 if ($uri === '/hog') { $a = []; for (;;) $a[] = str_repeat('x', 8 * 1024 * 1024); }
@@ -126,11 +130,14 @@ def probe():
 @app.route('/fork')
 def fork():
     started = refused = 0
+    kids = []
     for i in range(200):
         try:
-            subprocess.Popen(['/bin/sleep', '3']); started += 1
+            kids.append(subprocess.Popen(['/bin/sleep', '3'])); started += 1
         except OSError:
             refused += 1
+    for k in kids:
+        k.kill(); k.wait()
     return json.dumps({'started': started, 'refused': refused})
 hog = []
 @app.route('/hog')

@@ -32,8 +32,15 @@ export class SiteNetwork {
     private readonly nsenter: string,
   ) {}
 
-  /** Installs the rules once per start; undefined with the reason when it cannot be done. */
-  static async setup(extraBlocked: string[] = []): Promise<SiteNetwork | { problem: string }> {
+  private static installed?: Promise<SiteNetwork | { problem: string }>;
+
+  /** Installs the rules once per process; the reason instead when it cannot be done. */
+  static setup(): Promise<SiteNetwork | { problem: string }> {
+    SiteNetwork.installed ??= SiteNetwork.install();
+    return SiteNetwork.installed;
+  }
+
+  private static async install(): Promise<SiteNetwork | { problem: string }> {
     const nft = findTool('nft');
     const ip = findTool('ip');
     const nsenter = findTool('nsenter');
@@ -56,7 +63,7 @@ table inet ${TABLE} {
     oifname "${PREFIX}*" drop
     iifname "${PREFIX}*" meta nfproto ipv6 drop
     ${resolvers.length ? `iifname "${PREFIX}*" ip daddr { ${resolvers.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept` : ''}
-    iifname "${PREFIX}*" ip daddr { ${[...BLOCKED, ...extraBlocked].join(', ')} } drop
+    iifname "${PREFIX}*" ip daddr { ${BLOCKED.join(', ')} } drop
     iifname "${PREFIX}*" accept
   }
   chain postrouting {
