@@ -34,6 +34,8 @@ export interface Config {
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
   siteRuntime: 'process' | 'docker';
   dockerSocket: string;
+  /** Deployments kept per project (HOSTING_KEEP_DEPLOYMENTS); older ones are pruned, never the live one. */
+  hostingKeepDeployments: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +45,12 @@ function int(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function atLeastOne(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
   return n;
 }
 
@@ -97,5 +105,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
+    hostingKeepDeployments: atLeastOne(env, 'HOSTING_KEEP_DEPLOYMENTS', 10),
   };
 }
