@@ -2,9 +2,10 @@
 //  - reserve(): a deploy's archive plus extracted files are charged to the owner's storage quota
 //    through the storage module's one mechanism (StorageQuota.charge: a locked check-then-write),
 //    recorded as site_deployments.stored_bytes; a failed deploy's row gives them back (fail()).
-//  - prune(): each project keeps its newest N deployments (HOSTING_KEEP_DEPLOYMENTS); older ones
-//    lose their row (their bytes with it), archive object and cached files; never the live one
-//    (the rollback target), never one still building.
+//  - prune(): each project keeps its newest N built deployments (HOSTING_KEEP_DEPLOYMENTS, 10)
+//    and its newest N failed ones (their logs; they hold no bytes); older ones lose their row
+//    (their bytes with it), archive object and cached files; never the live one (the rollback
+//    target), never one still building. Failed attempts never push out rollback targets.
 //  - builds that died with their instance are marked failed ("interrupted by a restart") and
 //    their files, temp folders and partial archives removed, leaving the live site as it was.
 //

@@ -78,20 +78,22 @@ export class HostingRepository {
   }
 
   /**
-   * Deletes the project's deployments older than its newest `keep` (bytes released with the row),
-   * never the live one and never one still building; returns the deleted ids. The candidates are
-   * locked first, so a rollback racing this either made one live before (then it is kept: the
-   * DELETE's own snapshot sees the new live pointer) or finds it gone (404), and the live
-   * pointer can never be left dangling.
+   * Deletes the project's deployments beyond its newest `keep` built ones (bytes released with the
+   * row) and beyond its newest `keep` failed ones (their logs), never the live one and never one
+   * still building; returns the deleted ids. Failed attempts never push out rollback targets. The
+   * candidates are locked first, so a rollback racing this either made one live before (then it
+   * is kept: the DELETE's own snapshot sees the new live pointer) or finds it gone (404), and the
+   * live pointer can never be left dangling.
    */
   async pruneDeployments(projectId: string, keep: number): Promise<string[]> {
     return this.db.transaction(async (tx) => {
       const older = await tx
         .select({ id: siteDeployments.id })
         .from(siteDeployments)
-        .where(eq(siteDeployments.projectId, projectId))
-        .orderBy(desc(siteDeployments.createdAt), desc(siteDeployments.id))
-        .offset(keep)
+        .where(
+          sql`${siteDeployments.id} IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY status ORDER BY created_at DESC, id DESC) AS rank
+                 FROM site_deployments WHERE project_id = ${projectId} AND status <> 'building') ranked WHERE rank > ${keep})`,
+        )
         .for('update');
       if (older.length === 0) return [];
       const deleted = await tx
