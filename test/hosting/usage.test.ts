@@ -78,6 +78,13 @@ async function occupy(projectId: string, bytes: number) {
   );
 }
 
+test('HOSTING_KEEP_DEPLOYMENTS: 10 by default, at least 1', () => {
+  expect(loadConfig({ DATA_DIR: t.dataDir, JWT_SECRET: 'x' }).hostingKeepDeployments).toBe(10);
+  expect(loadConfig({ DATA_DIR: t.dataDir, JWT_SECRET: 'x', HOSTING_KEEP_DEPLOYMENTS: '25' }).hostingKeepDeployments).toBe(25);
+  expect(() => loadConfig({ DATA_DIR: t.dataDir, JWT_SECRET: 'x', HOSTING_KEEP_DEPLOYMENTS: '0' })).toThrow('HOSTING_KEEP_DEPLOYMENTS must be at least 1, got "0"');
+  expect(() => loadConfig({ DATA_DIR: t.dataDir, JWT_SECRET: 'x', HOSTING_KEEP_DEPLOYMENTS: 'ten' })).toThrow(/HOSTING_KEEP_DEPLOYMENTS must be a non-negative integer/);
+});
+
 describe('a deployment is counted', () => {
   it('its archive and extracted files are the usage, shown apart from files, equal to what is stored', async () => {
     const p = await createSiteProject(t);
