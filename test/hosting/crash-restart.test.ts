@@ -82,7 +82,7 @@ async function api(base: string, p: string, body: unknown, token?: string) {
 function deploy(base: string, token: string, projectId: string, zip: Buffer) {
   const form = new FormData();
   form.set('type', 'Static');
-  form.set('file', new Blob([zip]), 'site.zip');
+  form.set('file', new Blob([new Uint8Array(zip)]), 'site.zip');
   return fetch(`${base}/api/project/${projectId}/upload-and-extract-zip/`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
 }
 
