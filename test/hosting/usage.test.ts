@@ -140,6 +140,20 @@ describe('a deployment is counted', () => {
     expect((await usage(p)).hosting_bytes).toBe(hosting_bytes);
   });
 
+  it('a deploy that fails after its bytes were reserved gives them back', async () => {
+    const p = await createSiteProject(t);
+    expect((await deploy(t, p, siteZip('ok').zip, 'Static')).statusCode).toBe(200);
+    const before = await usage(p);
+    // Damage only the extraction can see: the central directory is fine, so the bytes are reserved first.
+    const zip = makeZip([{ name: 'index.html', data: 'a'.repeat(4000), deflate: true }]);
+    Buffer.alloc(8, 0xff).copy(zip, 30 + 'index.html'.length);
+    const res = await deploy(t, p, zip, 'Static');
+    expect(res.statusCode).toBe(400);
+    expect((await history(p)).deployments[0]).toMatchObject({ status: 'failed' });
+    expect(await usage(p)).toEqual(before);
+    expect((await bytesOnDisk(p)).total).toBe(before.hosting_bytes);
+  });
+
   it('deleting the project gives its deployments\' bytes back', async () => {
     const p = await createSiteProject(t);
     const other = await createSiteProject(t, p.dev);
