@@ -140,6 +140,20 @@ describe('a deployment is counted', () => {
     expect((await usage(p)).hosting_bytes).toBe(hosting_bytes);
   });
 
+  it('two deploys racing for the last room: one goes live, the other gets 413 (the upload quota\'s locked check)', async () => {
+    const p = await createSiteProject(t);
+    const q = await createSiteProject(t, p.dev);
+    const a = siteZip('a', 20, 8192);
+    const b = siteZip('b', 20, 8192);
+    const need = a.zip.length + a.extracted; // b needs a few bytes more or less: same file sizes
+    await occupy(p.id, 5 * GiB - Math.floor(need * 1.5));
+    const results = await Promise.all([deploy(t, p, a.zip, 'Static'), deploy(t, q, b.zip, 'Static')]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 413]);
+    const u = await usage(p);
+    expect(u.usage_bytes).toBeLessThanOrEqual(5 * GiB);
+    expect(u.hosting_bytes).toBe((await bytesOnDisk(p)).total + (await bytesOnDisk(q)).total);
+  });
+
   it('a deploy that fails after its bytes were reserved gives them back', async () => {
     const p = await createSiteProject(t);
     expect((await deploy(t, p, siteZip('ok').zip, 'Static')).statusCode).toBe(200);
