@@ -40,6 +40,8 @@ export interface Config {
   siteLimits: { memoryBytes: number; maxProcesses: number; cpus: number };
   /** A site's way out: the public internet through a filter (default), or nothing. */
   siteEgress: 'internet' | 'none';
+  /** Deployments kept per project (HOSTING_KEEP_DEPLOYMENTS); older ones are pruned, never the live one. */
+  hostingKeepDeployments: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -49,6 +51,12 @@ function int(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function atLeastOne(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
   return n;
 }
 
@@ -128,5 +136,6 @@ export function loadConfig(env: Env = process.env): Config {
       cpus: cpus(env.SITE_CPUS),
     },
     siteEgress: egress(env.SITE_EGRESS),
+    hostingKeepDeployments: atLeastOne(env, 'HOSTING_KEEP_DEPLOYMENTS', 10),
   };
 }

@@ -1183,11 +1183,17 @@ export interface components {
         };
         FileList: {
             files: components["schemas"]["StorageFile"][];
+            /** @description Of usage_bytes: stored files. */
+            files_bytes?: number;
+            /** @description Of usage_bytes: site deployments kept (each one's zip archive plus its extracted files). */
+            hosting_bytes?: number;
             next_page?: number | null;
             page: number;
             page_size: number;
+            /** @description The plan's storage limit; absent when the plan has none. */
             quota_bytes?: number;
             total: number;
+            /** @description Storage the account uses across its projects: files_bytes + hosting_bytes. The plan's quota_bytes applies to it. */
             usage_bytes?: number;
         };
         Health: {

@@ -23,6 +23,7 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
   return {
     uploadSiteZip: async (req) => {
       const project = await owned(req, req.params.projectId);
+      await service.assertStorageRoom(project); // a full account is refused before its upload is read
       const dir = await files.tempDir('upload');
       try {
         const fields: Record<string, string> = {};

@@ -16,6 +16,9 @@ import { siteUidsFrom } from './site-identities';
 import { SiteFiles } from './site-files';
 import { StaticSites } from './static-site';
 import { TrafficCounter } from './traffic';
+import { BuildLifecycle, instanceIdOf } from './build-lifecycle';
+import { StorageRepository } from '../storage/storage.repository';
+import { StorageQuota } from '../storage/quota';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -23,12 +26,20 @@ export interface HostingOptions {
   liveCacheMs?: number;
   /** The app's server front door (app.ts): static sites are then answered before Fastify. */
   frontDoor?: FrontDoor;
+  /** How long a build may go without a heartbeat before another instance calls it dead. */
+  buildLeaseMs?: number;
 }
 
 export function createHostingModule(app: FastifyInstance, deps: Deps, opts: HostingOptions = {}) {
   const { config } = deps;
   const repo = new HostingRepository(deps.database);
-  const files = new SiteFiles(deps.objectStore, path.join(config.dataDir, 'hosting'));
+  const hostingDir = path.join(config.dataDir, 'hosting');
+  const files = new SiteFiles(deps.objectStore, hostingDir);
+  // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
+  const builds = new BuildLifecycle({
+    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db)), log: deps.log,
+    instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
+  });
   const siteUid = siteUidsFrom(deps.database);
   const runtime =
     opts.runtime ??
@@ -43,11 +54,14 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
         })
       : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs });
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds });
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
   gateway.register(app);
   opts.frontDoor?.use(gateway.front);
+  // Before listening: builds a crash interrupted are failed and their files swept (build-lifecycle.ts).
+  app.addHook('onReady', () => builds.start());
   app.addHook('onClose', async () => {
+    builds.stop();
     await traffic.close();
     await runtime.close();
   });

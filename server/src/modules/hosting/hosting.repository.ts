@@ -1,6 +1,6 @@
 // Hosting's queries. The live switch is one statement (see activate) so that readers see either
 // the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUuid } from '../../lib/ids';
 import { projects, type ProjectRow } from '../projects/projects.tables';
@@ -34,17 +34,97 @@ export class HostingRepository {
     return this.database.db;
   }
 
-  async createDeployment(projectId: string, type: string): Promise<DeploymentRow> {
-    const [row] = await this.db.insert(siteDeployments).values({ projectId, type, status: 'building' }).returning();
+  /** A new 'building' row, owned by `builder` (an instance id) with a fresh heartbeat. */
+  async createDeployment(projectId: string, type: string, builder?: string): Promise<DeploymentRow> {
+    const [row] = await this.db
+      .insert(siteDeployments)
+      .values({ projectId, type, status: 'building', builder: builder ?? null, heartbeatAt: sql`now()` })
+      .returning();
     return row;
+  }
+
+  // ---- builds in flight, storage charged, pruning (see build-lifecycle.ts) -------------------
+
+  /** The builder is still at it. Database time, so instances' clocks need not agree. */
+  async heartbeat(id: string): Promise<void> {
+    await this.db.update(siteDeployments).set({ heartbeatAt: sql`now()` }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  }
+
+  /** Records a building deployment's bytes, inside the storage quota's transaction; undefined if it is no longer building. */
+  async reserveBytes(tx: Database['db'], id: string, bytes: number): Promise<string | undefined> {
+    const [row] = await tx
+      .update(siteDeployments)
+      .set({ storedBytes: bytes })
+      .where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')))
+      .returning({ id: siteDeployments.id });
+    return row?.id;
+  }
+
+  /**
+   * Marks dead builds failed with `message`, releasing their bytes: those of `ownBuilder` (this
+   * instance, restarting: it builds nothing yet; null for none) and any whose builder has not
+   * touched heartbeat_at for `leaseMs`. Returns them so their files can be removed.
+   */
+  async interruptDead(message: string, ownBuilder: string | null, leaseMs: number): Promise<{ id: string; project_id: string }[]> {
+    return this.database.query<{ id: string; project_id: string }>(
+      `UPDATE site_deployments
+          SET status = 'failed', error = $1, stored_bytes = 0, finished_at = now(),
+              build_log = build_log || '[' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '] Failed: ' || $1 || E'\n'
+        WHERE status = 'building'
+          AND (builder = $2 OR coalesce(heartbeat_at, created_at) < now() - make_interval(secs => $3::double precision))
+        RETURNING id, project_id`,
+      [message, ownBuilder, leaseMs / 1000],
+    );
+  }
+
+  /**
+   * Deletes the project's deployments beyond its newest `keep` built ones (bytes released with the
+   * row) and beyond its newest `keep` failed ones (their logs), never the live one and never one
+   * still building; returns the deleted ids. Failed attempts never push out rollback targets. The
+   * candidates are locked first, so a rollback racing this either made one live before (then it
+   * is kept: the DELETE's own snapshot sees the new live pointer) or finds it gone (404), and the
+   * live pointer can never be left dangling.
+   */
+  async pruneDeployments(projectId: string, keep: number): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const older = await tx
+        .select({ id: siteDeployments.id })
+        .from(siteDeployments)
+        .where(
+          sql`${siteDeployments.id} IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY status ORDER BY created_at DESC, id DESC) AS rank
+                 FROM site_deployments WHERE project_id = ${projectId} AND status <> 'building') ranked WHERE rank > ${keep})`,
+        )
+        .for('update');
+      if (older.length === 0) return [];
+      const deleted = await tx
+        .delete(siteDeployments)
+        .where(
+          and(
+            inArray(siteDeployments.id, older.map((r) => r.id)),
+            ne(siteDeployments.status, 'building'),
+            sql`NOT EXISTS (SELECT 1 FROM sites s WHERE s.live_deployment_id = ${siteDeployments.id})`,
+          ),
+        )
+        .returning({ id: siteDeployments.id });
+      return deleted.map((r) => r.id);
+    });
+  }
+
+  /** Status of each given deployment id that still exists (for the orphan sweeps). */
+  async statusesOf(ids: string[]): Promise<Map<string, DeploymentRow['status']>> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return new Map();
+    const rows = await this.db.select({ id: siteDeployments.id, status: siteDeployments.status }).from(siteDeployments).where(inArray(siteDeployments.id, valid));
+    return new Map(rows.map((r) => [r.id, r.status]));
   }
 
   async finishBuild(id: string, values: Partial<Pick<DeploymentRow, 'sizeBytes' | 'fileCount' | 'root' | 'entry' | 'buildLog'>>): Promise<void> {
     await this.db.update(siteDeployments).set(values).where(eq(siteDeployments.id, id));
   }
 
+  /** A failed deployment holds no bytes: what it reserved is released here. */
   async fail(id: string, error: string, buildLog: string, now: Date): Promise<void> {
-    await this.db.update(siteDeployments).set({ status: 'failed', error, buildLog, finishedAt: now }).where(eq(siteDeployments.id, id));
+    await this.db.update(siteDeployments).set({ status: 'failed', error, buildLog, finishedAt: now, storedBytes: 0 }).where(eq(siteDeployments.id, id));
   }
 
   async findDeployment(projectId: string, id: string): Promise<DeploymentRow | undefined> {

@@ -4,8 +4,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock';
-import { Errors } from '../../http/errors';
+import { AppError, Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
+import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
@@ -24,6 +25,8 @@ export interface HostingServiceDeps {
   zipLimits?: ZipLimits;
   /** How long the gateway trusts its view of which deployment is live (other instances' switches). */
   liveCacheMs?: number;
+  /** Storage charged for deployments, heartbeats of builds, pruning (build-lifecycle.ts). */
+  builds: BuildLifecycle;
 }
 
 class BuildLog {
@@ -62,14 +65,31 @@ export class HostingService {
     return site;
   }
 
+  // ---- [billing] builds own a heartbeat while they run; older deployments are pruned after ----
   async deploy(project: ProjectRow, type: string, zip: ZipSource): Promise<DeploymentRow> {
     // A dynamic site this host cannot run safely (no sandbox, no PHP, no Flask) is refused before
     // anything is written; static sites never need the runtime.
     const refusedKind = runtimeOf(type);
     const refused = refusedKind && this.d.runtime.refusal(refusedKind);
     if (refused) throw Errors.badRequest(refused);
+    const row = await this.d.repo.createDeployment(project.id, type, this.d.builds.instanceId);
+    const beat = this.d.builds.heartbeat(row.id);
+    try {
+      return await this.build(project, type, zip, row);
+    } finally {
+      beat.stop();
+      await this.d.builds.prune(project).catch((err) => this.d.log.warn({ err, projectId: project.id }, 'pruning old deployments failed'));
+    }
+  }
+
+  /** Refuses early (413) when the owner's storage is already full: before a deploy's upload is read. */
+  async assertStorageRoom(project: ProjectRow): Promise<void> {
+    await this.d.builds.assertRoom(project);
+  }
+  // ---- [/billing] ----
+
+  private async build(project: ProjectRow, type: string, zip: ZipSource, row: DeploymentRow): Promise<DeploymentRow> {
     const log = new BuildLog(this.d.clock);
-    const row = await this.d.repo.createDeployment(project.id, type);
     let staged: string | undefined;
     let storing: Promise<void> | undefined;
     try {
@@ -82,6 +102,8 @@ export class HostingService {
       try {
         log.add(`Checked ${plan.files.length} files, ${plan.totalBytes} bytes uncompressed${plan.strippedWrapper ? ` (wrapper folder ${plan.strippedWrapper}/ removed)` : ''}`);
         if (plan.files.length === 0) throw new ZipRefusedError('The zip is empty.');
+        // [billing] The archive and the extracted files count toward the owner's storage (413 past the plan's limit).
+        await this.d.builds.reserve(project, row.id, size + plan.totalBytes);
         // Static types are judged on names alone, before a byte is written.
         layout = kind ? { root: '' } : staticLayout(names);
         staged = await this.d.files.tempDir('deploy');
@@ -120,12 +142,13 @@ export class HostingService {
         await storing.catch(() => undefined);
         await this.d.files.removeDeployment(project.id, row.id).catch(() => undefined);
       }
-      const known = err instanceof ZipRefusedError || err instanceof RuntimeStartError;
+      const known = err instanceof ZipRefusedError || err instanceof RuntimeStartError || err instanceof AppError;
       const message = known ? (err as Error).message : 'The deployment failed because of an internal error.';
       log.add(`Failed: ${message}`);
       if (err instanceof RuntimeStartError && err.log) log.add(`Process output:\n${err.log}`);
       if (!known) this.d.log.error({ err, deploymentId: row.id }, 'deployment failed');
       await this.d.repo.fail(row.id, message, log.text, this.d.clock.now());
+      if (err instanceof AppError) throw err; // [billing] the storage quota's 413
       if (known) throw Errors.badRequest(message);
       throw err;
     }

@@ -15,6 +15,11 @@ export const siteDeployments = pgTable('site_deployments', {
   buildLog: text('build_log').notNull().default(''),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** Bytes charged to the owner's storage: the archive plus the extracted files (0 once failed). */
+  storedBytes: bigint('stored_bytes', { mode: 'number' }).notNull().default(0),
+  /** While building: the instance that builds it, and when it last said it still does. */
+  builder: text('builder'),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
 });
 export type DeploymentRow = typeof siteDeployments.$inferSelect;
 

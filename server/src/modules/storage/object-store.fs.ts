@@ -41,6 +41,12 @@ export interface FsObjectStoreOptions {
    * with a file the database already points to matters more than speed.
    */
   fsync?: boolean;
+  /**
+   * This process is the only writer of `root` (the app's own DATA_DIR/storage): every temp file
+   * found at init was left by a crash (a killed upload or deploy archive) and is removed. Without
+   * it, only temp files older than a day are (another process may be writing the others).
+   */
+  soleWriter?: boolean;
 }
 
 export class FsObjectStore implements ObjectStore {
@@ -61,7 +67,7 @@ export class FsObjectStore implements ObjectStore {
     for (const name of await fsp.readdir(this.tmp)) {
       const file = path.join(this.tmp, name);
       const st = await fsp.stat(file).catch(() => undefined);
-      if (st && now - st.mtimeMs > STALE_TMP_MS) await fsp.rm(file, { force: true });
+      if (st && (this.opts.soleWriter || now - st.mtimeMs > STALE_TMP_MS)) await fsp.rm(file, { force: true });
     }
   }
 

@@ -1,29 +1,66 @@
-// Drizzle queries for stored files. The quota check and the insert share one transaction that
-// locks the owner's account row, so two concurrent uploads can't both squeeze under the quota.
+// Drizzle queries for stored files, and the one storage accounting of an account: the bytes of its
+// stored files (storage_objects.object_size) plus the bytes its site deployments hold
+// (site_deployments.stored_bytes: archive and extracted files). A charge (an upload's row, a
+// deploy's reservation) and its quota check share one transaction that locks the owner's account
+// row, so two concurrent writers of one account can't both squeeze under the quota.
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
+import { siteDeployments } from '../hosting/hosting.tables';
 import { storageObjects, type NewStorageObject, type StorageObjectRow } from './storage.tables';
 
 export interface Usage {
   plan: string;
+  /** filesBytes + hostingBytes: what the plan's storage limit applies to. */
   usedBytes: number;
+  filesBytes: number;
+  hostingBytes: number;
 }
+
+/** A drizzle transaction: what a charge's write runs in (a PgTransaction is a PgDatabase). */
+export type Tx = Db;
+
+export type Charge<T> = { ok: true; value: T; usage: Usage } | { ok: false; usage: Usage; reason: 'quota' | 'gone' };
 
 export class StorageRepository {
   constructor(private readonly db: Db) {}
 
-  /** The owner's plan and the bytes stored across all of the owner's projects. */
+  /** The owner's plan and the bytes stored across all of the owner's projects: files and sites. */
   async usage(ownerId: string, db: Pick<Db, 'select'> = this.db): Promise<Usage> {
     const [account] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, ownerId)).limit(1);
-    const [sum] = await db
+    const [files] = await db
       .select({ used: sql<string>`coalesce(sum(${storageObjects.objectSize}), 0)` })
       .from(storageObjects)
       .innerJoin(projects, eq(projects.id, storageObjects.projectId))
       .where(eq(projects.ownerId, ownerId));
-    return { plan: account?.plan ?? 'hobby', usedBytes: Number(sum?.used ?? 0) };
+    const [hosting] = await db
+      .select({ used: sql<string>`coalesce(sum(${siteDeployments.storedBytes}), 0)` })
+      .from(siteDeployments)
+      .innerJoin(projects, eq(projects.id, siteDeployments.projectId))
+      .where(eq(projects.ownerId, ownerId));
+    const filesBytes = Number(files?.used ?? 0);
+    const hostingBytes = Number(hosting?.used ?? 0);
+    return { plan: account?.plan ?? 'hobby', usedBytes: filesBytes + hostingBytes, filesBytes, hostingBytes };
+  }
+
+  /**
+   * The one way bytes are charged to an account: in a transaction that locks the owner's account
+   * row, checks that usage plus `bytes` stays within `quotaFor(plan)`, and runs `write` (which
+   * records the bytes: an upload's row, a deployment's stored_bytes). `write` returning undefined
+   * means its row is gone (nothing charged). Nothing is written when the quota would be passed.
+   */
+  async chargeWithinQuota<T>(ownerId: string, bytes: number, quotaFor: (plan: string) => number, write: (tx: Tx) => Promise<T | undefined>): Promise<Charge<T>> {
+    return this.db.transaction(async (tx) => {
+      // Serialises charges of one account (not of the platform) for the check-then-write.
+      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ownerId)).for('update');
+      const usage = await this.usage(ownerId, tx);
+      if (usage.usedBytes + bytes > quotaFor(usage.plan)) return { ok: false, usage, reason: 'quota' } as const;
+      const value = await write(tx as unknown as Tx);
+      if (value === undefined) return { ok: false, usage, reason: 'gone' } as const;
+      return { ok: true, value, usage } as const;
+    });
   }
 
   /**
@@ -31,14 +68,11 @@ export class StorageRepository {
    * returns undefined and inserts nothing.
    */
   async insertWithinQuota(ownerId: string, row: NewStorageObject, quotaFor: (plan: string) => number): Promise<StorageObjectRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      // Serialises uploads of one account (not of the platform) for the check-then-insert.
-      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ownerId)).for('update');
-      const { plan, usedBytes } = await this.usage(ownerId, tx);
-      if (usedBytes + row.objectSize > quotaFor(plan)) return undefined;
+    const charged = await this.chargeWithinQuota(ownerId, row.objectSize, quotaFor, async (tx) => {
       const [inserted] = await tx.insert(storageObjects).values(row).returning();
       return inserted;
     });
+    return charged.ok ? charged.value : undefined;
   }
 
   async page(projectId: string, limit: number, offset: number): Promise<{ rows: StorageObjectRow[]; total: number }> {

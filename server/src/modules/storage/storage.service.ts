@@ -11,6 +11,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import { ObjectTooLargeError, type ObjectStore } from './object-store';
 import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow } from './storage.tables';
+import { StorageQuota, type QuotaView } from './quota';
 import { displayName, humanBytes, objectType } from './file-meta';
 
 export const PAGE_SIZE = 100;
@@ -32,13 +33,15 @@ export const objectKey = (projectId: string, objectId: string) => `projects/${pr
 export const projectPrefix = (projectId: string) => `projects/${projectId}/`;
 
 export class StorageService {
-  constructor(private readonly d: StorageServiceDeps) {}
+  readonly quotas: StorageQuota;
 
-  /** Storage used by the owner across all projects, and the plan's allowance (undefined: unlimited). */
-  async quota(ownerId: string): Promise<{ usedBytes: number; quotaBytes?: number; planLabel: string }> {
-    const { plan, usedBytes } = await this.d.repo.usage(ownerId);
-    const limits = planLimits(plan);
-    return { usedBytes, quotaBytes: Number.isFinite(limits.storageBytes) ? limits.storageBytes : undefined, planLabel: limits.label };
+  constructor(private readonly d: StorageServiceDeps) {
+    this.quotas = new StorageQuota(d.repo);
+  }
+
+  /** Storage used by the owner across all projects (files and sites), and the plan's allowance (undefined: unlimited). */
+  quota(ownerId: string): Promise<QuotaView> {
+    return this.quotas.usage(ownerId);
   }
 
   /**
@@ -46,11 +49,9 @@ export class StorageService {
    * or after the file), must name `project`. Whatever fails, nothing is left: no bytes, no row.
    */
   async upload(project: ProjectRow, form: AsyncIterable<FormPart>): Promise<StorageObjectRow> {
-    const { usedBytes, quotaBytes, planLabel } = await this.quota(project.ownerId);
-    const quotaError = () =>
-      Errors.payloadTooLarge(
-        `Storage quota exceeded: the ${planLabel} plan allows ${humanBytes(quotaBytes!)} and ${humanBytes(usedBytes)} is in use`,
-      );
+    const usage = await this.quota(project.ownerId);
+    const { usedBytes, quotaBytes } = usage;
+    const quotaError = () => this.quotas.exceeded(usage);
     const remaining = quotaBytes === undefined ? Infinity : quotaBytes - usedBytes;
     if (remaining <= 0) throw quotaError();
 
@@ -119,7 +120,7 @@ export class StorageService {
 
   async list(project: ProjectRow, page = 1) {
     const { rows, total } = await this.d.repo.page(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-    const { usedBytes, quotaBytes } = await this.quota(project.ownerId);
+    const { usedBytes, filesBytes, hostingBytes, quotaBytes } = await this.quota(project.ownerId);
     return {
       files: rows.map((r) => this.view(r)),
       total,
@@ -127,6 +128,8 @@ export class StorageService {
       page_size: PAGE_SIZE,
       next_page: page * PAGE_SIZE < total ? page + 1 : null,
       usage_bytes: usedBytes,
+      files_bytes: filesBytes,
+      hosting_bytes: hostingBytes,
       ...(quotaBytes === undefined ? {} : { quota_bytes: quotaBytes }),
     };
   }

@@ -5,7 +5,7 @@ import { useListAuthUsers } from '../../api/generated/auth-users/auth-users';
 import { useListDeployments } from '../../api/generated/hosting/hosting';
 import { Icon, type IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { ProgressBar } from '../../components/ProgressBar';
+import { StorageUsage } from '../storage/StorageUsage';
 import { formatDate, formatSize } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
@@ -57,16 +57,10 @@ export default function ProjectDashboard() {
           failed={deployments.isError}
         />
       </ul>
-      {files.data?.quota_bytes ? (
+      {files.data ? (
         <section className="card panel">
-          <h2 className="panel-title">Storage quota</h2>
-          <div className="meter-head">
-            <span>Used</span>
-            <span className="mono">
-              {formatSize(files.data.usage_bytes ?? 0)} of {formatSize(files.data.quota_bytes)}
-            </span>
-          </div>
-          <ProgressBar value={((files.data.usage_bytes ?? 0) / files.data.quota_bytes) * 100} label="Storage quota used" showValue={false} />
+          <h2 className="panel-title">{files.data.quota_bytes ? 'Storage quota' : 'Storage'}</h2>
+          <StorageUsage usage={files.data} label="Used" />
         </section>
       ) : null}
       <section className="card panel">

@@ -7,7 +7,6 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { ProgressBar } from '../../components/ProgressBar';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { absoluteUrl, fileNameFromMetadata, formatDate, formatSize, isImageType } from '../../lib/format';
@@ -15,6 +14,7 @@ import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 import { PreviewModal } from './PreviewModal';
 import { UploadModal } from './UploadModal';
+import { StorageUsage } from './StorageUsage';
 
 export const SHARE_COPIED = 'Share link copied to clipboard!';
 
@@ -79,15 +79,9 @@ export default function StoragePage() {
         }
       />
 
-      {data && data.quota_bytes ? (
+      {data ? (
         <div className="card usage-card">
-          <div className="usage-head">
-            <span>Storage used</span>
-            <span className="muted">
-              {formatSize(data.usage_bytes ?? 0)} of {formatSize(data.quota_bytes)}
-            </span>
-          </div>
-          <ProgressBar value={((data.usage_bytes ?? 0) / data.quota_bytes) * 100} label="Storage used" showValue={false} />
+          <StorageUsage usage={data} />
         </div>
       ) : null}
 

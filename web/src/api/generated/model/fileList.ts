@@ -12,6 +12,12 @@ export interface FileList {
   page_size: number;
   /** @nullable */
   next_page?: number | null;
+  /** Storage the account uses across its projects: files_bytes + hosting_bytes. The plan's quota_bytes applies to it. */
   usage_bytes?: number;
+  /** Of usage_bytes: stored files. */
+  files_bytes?: number;
+  /** Of usage_bytes: site deployments kept (each one's zip archive plus its extracted files). */
+  hosting_bytes?: number;
+  /** The plan's storage limit; absent when the plan has none. */
   quota_bytes?: number;
 }

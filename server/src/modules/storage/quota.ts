@@ -1,0 +1,43 @@
+// The plan's storage limit over everything an account stores: its files and its sites'
+// deployments. Uploads (storage.service.ts) and deploys (hosting) charge bytes through charge(),
+// which is StorageRepository.chargeWithinQuota: one locked check-then-write per account.
+import { AppError, Errors } from '../../http/errors';
+import { planLimits } from '../../lib/plans';
+import type { StorageRepository, Tx, Usage } from './storage.repository';
+import { humanBytes } from './file-meta';
+
+export interface QuotaView extends Usage {
+  /** undefined: the plan has no limit. */
+  quotaBytes?: number;
+  planLabel: string;
+}
+
+export class StorageQuota {
+  constructor(private readonly repo: Pick<StorageRepository, 'usage' | 'chargeWithinQuota'>) {}
+
+  /** Storage used by the owner across all projects (files and hosting apart), and the plan's allowance. */
+  async usage(ownerId: string): Promise<QuotaView> {
+    const usage = await this.repo.usage(ownerId);
+    const limits = planLimits(usage.plan);
+    return { ...usage, quotaBytes: Number.isFinite(limits.storageBytes) ? limits.storageBytes : undefined, planLabel: limits.label };
+  }
+
+  /** The 413 of a write that would pass the plan's limit; names the limit and what is in use. */
+  exceeded(usage: Pick<QuotaView, 'planLabel' | 'quotaBytes' | 'usedBytes'>, needed?: { bytes: number; what: string }): AppError {
+    const base = `Storage quota exceeded: the ${usage.planLabel} plan allows ${humanBytes(usage.quotaBytes ?? Infinity)} and ${humanBytes(usage.usedBytes)} is in use`;
+    return Errors.payloadTooLarge(needed ? `${base}; ${needed.what} needs ${humanBytes(needed.bytes)}` : base);
+  }
+
+  /**
+   * Charges `bytes` to the owner by running `write` inside the locked quota check. Throws the 413
+   * of exceeded() when the plan's limit would be passed (nothing written); returns undefined when
+   * `write` found its row gone.
+   */
+  async charge<T>(ownerId: string, bytes: number, write: (tx: Tx) => Promise<T | undefined>, what?: string): Promise<T | undefined> {
+    const result = await this.repo.chargeWithinQuota(ownerId, bytes, (plan) => planLimits(plan).storageBytes, write);
+    if (result.ok) return result.value;
+    if (result.reason === 'gone') return undefined;
+    const limits = planLimits(result.usage.plan);
+    throw this.exceeded({ planLabel: limits.label, quotaBytes: limits.storageBytes, usedBytes: result.usage.usedBytes }, what ? { bytes, what } : undefined);
+  }
+}
