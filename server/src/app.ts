@@ -28,6 +28,8 @@ import { createObjectStore } from './modules/storage/object-store.factory';
 import type { ObjectStore } from './modules/storage/object-store';
 import { createSystemHandlers } from './modules/system/system.handlers';
 import { registerWeb } from './http/web';
+import { onClientError } from './http/connection-limits';
+import { registerSecurityHeaders, docsSecurityHeaders } from './http/security-headers';
 import type { Deps } from './deps';
 
 export interface BuildOptions {
@@ -42,7 +44,8 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
-  const frontDoor = new FrontDoor();
+  // It also carries the slow-client and connection limits (http/connection-limits.ts).
+  const frontDoor = new FrontDoor(config.http);
   const app = Fastify({
     serverFactory: frontDoor.serverFactory,
     logger: options.logger ?? { level: config.logLevel },
@@ -53,7 +56,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // We log requests ourselves (onResponse) so every line carries the operationId too.
     logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler: onClientError,
   });
+  frontDoor.logTo(app.log);
 
   const database =
     options.database ??
@@ -85,6 +90,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerValidation(app);
   // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
   const hosting = createHostingModule(app, deps, { frontDoor });
+  // After the gateway's hook: hosted sites keep their own headers.
+  registerSecurityHeaders(app);
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {
@@ -119,7 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authUsers.cors);
   await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers, ...authUsers.verifiers } });
   await app.register(storage.shareLinkRoutes);
-  registerDocs(app);
+  registerDocs(app, config);
   await registerWeb(app, config);
 
   app.decorate('operationsWithoutHandler', missingHandlers(handlers));
@@ -127,7 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return app;
 }
 
-function registerDocs(app: FastifyInstance) {
+function registerDocs(app: FastifyInstance, config: Config) {
   // Parsed and serialised once at start, not per request.
   const spec = loadSpec();
   const specYaml = YAML.stringify(spec);
@@ -139,7 +146,8 @@ function registerDocs(app: FastifyInstance) {
     const { default: swagger } = await import('@fastify/swagger');
     const { default: swaggerUi } = await import('@fastify/swagger-ui');
     await instance.register(swagger, { mode: 'static', specification: { document: loadSpec() as never } });
-    await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json' } as never });
+    await docsSecurityHeaders(instance, config);
+    await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json', validatorUrl: null } as never });
   });
 }
 

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import type { HttpLimits } from './http/connection-limits';
 
 export interface S3Config {
   endpoint: string;
@@ -34,6 +35,8 @@ export interface Config {
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
   siteRuntime: 'process' | 'docker';
   dockerSocket: string;
+  /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
+  http: HttpLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,6 +62,12 @@ function persistentSecret(dataDir: string, file: string): string {
   }
 }
 
+function positive(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n === 0) throw new Error(`${name} must be a positive integer, got "0"`);
+  return n;
+}
+
 function siteRuntime(raw: string | undefined): 'process' | 'docker' {
   if (!raw || raw === 'process') return 'process';
   if (raw === 'docker') return 'docker';
@@ -78,6 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
       }
     : undefined;
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const trustProxy = env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1';
   const webDir = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'web', 'dist');
   return {
     port,
@@ -94,8 +104,16 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy,
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
+    http: {
+      headersTimeoutMs: positive(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+      bodyTimeoutMs: positive(env, 'HTTP_BODY_TIMEOUT_MS', 30_000),
+      bodyMinBytesPerSecond: int(env, 'HTTP_BODY_MIN_BYTES_PER_SECOND', 1024),
+      keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000),
+      // Behind a load balancer every connection comes from the balancer: no cap unless asked for.
+      maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
+    },
   };
 }
