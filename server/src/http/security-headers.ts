@@ -9,6 +9,8 @@
 // - hosted sites (the hosting gateway answers them before these hooks) are the tenants' pages
 //   and keep their own headers.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { Config } from '../config';
@@ -24,8 +26,9 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
 }
 
 /** 'sha256-…' sources for each inline <script> and <style> block of an HTML page. */
+const hash = (body: string) => `'sha256-${crypto.createHash('sha256').update(body, 'utf8').digest('base64')}'`;
+
 export function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
-  const hash = (body: string) => `'sha256-${crypto.createHash('sha256').update(body, 'utf8').digest('base64')}'`;
   const blocks = (tag: 'script' | 'style') =>
     [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}\\s*>`, 'gi'))]
       .filter(([, attrs]) => tag === 'style' || !/\ssrc\s*=/i.test(attrs))
@@ -59,8 +62,23 @@ export function consoleDirectives(config: Pick<Config, 'publicUrl'>, indexHtml =
   return directives;
 }
 
+/**
+ * Swagger UI renders its logo as an inline SVG with a constant <style> element
+ * (`createElement("style", null, "…")` in its bundles): allowed by hash, read from the installed
+ * package at start so an upgrade keeps working.
+ */
+export function swaggerUiStyleHashes(): string[] {
+  const dir = path.join(path.dirname(require.resolve('@fastify/swagger-ui')), 'static');
+  const out = new Set<string>();
+  for (const file of ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js']) {
+    const js = fs.readFileSync(path.join(dir, file), 'utf8');
+    for (const m of js.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)) out.add(hash(JSON.parse(m[1]) as string));
+  }
+  return [...out];
+}
+
 /** The policy for Swagger UI at /api/docs: its own files only, "Try it out" against this origin. */
-export function docsDirectives(config: Pick<Config, 'publicUrl'>): Directives {
+export function docsDirectives(config: Pick<Config, 'publicUrl'>, styleHashes: string[] = []): Directives {
   const publicOrigin = origin(config.publicUrl);
   const directives: Directives = {
     'default-src': ["'self'"],
@@ -73,7 +91,7 @@ export function docsDirectives(config: Pick<Config, 'publicUrl'>): Directives {
     'object-src': ["'none'"],
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'"],
+    'style-src': ["'self'", ...styleHashes],
   };
   if (isHttps(config)) directives['upgrade-insecure-requests'] = [];
   return directives;
@@ -106,5 +124,5 @@ export async function consoleSecurityHeaders(instance: FastifyInstance, config: 
 /** Helmet for the docs' (encapsulated) context: Swagger UI's page, assets and spec routes. */
 export async function docsSecurityHeaders(instance: FastifyInstance, config: Pick<Config, 'publicUrl'>): Promise<void> {
   const { default: helmet } = await import('@fastify/helmet');
-  await instance.register(helmet, helmetOptions(config, docsDirectives(config)));
+  await instance.register(helmet, helmetOptions(config, docsDirectives(config, swaggerUiStyleHashes())));
 }
