@@ -111,8 +111,10 @@ export function loadConfig(env: Env = process.env): Config {
       headersTimeoutMs: positive(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
       bodyTimeoutMs: positive(env, 'HTTP_BODY_TIMEOUT_MS', 30_000),
       bodyMinBytesPerSecond: int(env, 'HTTP_BODY_MIN_BYTES_PER_SECOND', 1024),
-      keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000),
-      // Behind a load balancer every connection comes from the balancer: no cap unless asked for.
+      // Behind a load balancer: above the balancer's idle timeout (60 s on common ones), or it
+      // reuses a connection this side is closing; and every connection comes from the balancer:
+      // no per-address cap unless asked for.
+      keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', trustProxy ? 75_000 : 5_000),
       maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
     },
   };
