@@ -27,7 +27,7 @@ function runJest(jestArgs) {
   return r.status ?? 1;
 }
 
-let status = runJest([...extra, '--selectProjects', ...projects]);
+let status = runJest(['--selectProjects', ...projects, ...extra]);
 if (!extra.length && !args.includes('--server-only')) {
   if (fs.existsSync('/usr/bin/chromium') && fs.existsSync(path.join(root, 'test/e2e'))) {
     status = runJest(['--selectProjects', 'e2e', '--runInBand']) || status;
