@@ -32,7 +32,35 @@ test('explicit values win; PUBLIC_URL follows PORT and loses a trailing slash', 
   expect(c.s3).toMatchObject({ endpoint: 'http://127.0.0.1:9000', bucket: 'hostbase', region: 'us-east-1' });
 });
 
+test('slow-client and connection limits: defaults, explicit values, and no per-address cap behind a proxy', () => {
+  const dir = tmp();
+  expect(loadConfig({ DATA_DIR: dir }).http).toEqual({
+    headersTimeoutMs: 10_000,
+    bodyTimeoutMs: 30_000,
+    bodyMinBytesPerSecond: 1024,
+    keepAliveTimeoutMs: 5_000,
+    maxConnectionsPerAddress: 256,
+  });
+  const c = loadConfig({
+    DATA_DIR: dir,
+    HTTP_HEADERS_TIMEOUT_MS: '5000',
+    HTTP_BODY_TIMEOUT_MS: '60000',
+    HTTP_BODY_MIN_BYTES_PER_SECOND: '0',
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+  });
+  expect(c.http).toEqual({ headersTimeoutMs: 5000, bodyTimeoutMs: 60_000, bodyMinBytesPerSecond: 0, keepAliveTimeoutMs: 75_000, maxConnectionsPerAddress: 0 });
+  // Behind a load balancer every connection comes from the balancer, which keeps them open for up to a minute.
+  expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' }).http).toMatchObject({ maxConnectionsPerAddress: 0, keepAliveTimeoutMs: 75_000 });
+  expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'true', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000' }).http.maxConnectionsPerAddress).toBe(1000);
+});
+
 test.each([
+  ['HTTP_HEADERS_TIMEOUT_MS', '0', /HTTP_HEADERS_TIMEOUT_MS must be a positive integer/],
+  ['HTTP_BODY_TIMEOUT_MS', '1.5', /HTTP_BODY_TIMEOUT_MS must be a non-negative integer/],
+  ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', /HTTP_KEEP_ALIVE_TIMEOUT_MS must be a positive integer/],
+  ['HTTP_BODY_MIN_BYTES_PER_SECOND', '-1', /HTTP_BODY_MIN_BYTES_PER_SECOND/],
+  ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'lots', /HTTP_MAX_CONNECTIONS_PER_ADDRESS/],
   ['PORT', 'abc', /PORT must be a non-negative integer/],
   ['MAX_UPLOAD_BYTES', '-1', /MAX_UPLOAD_BYTES/],
   ['SITE_RUNTIME', 'kubernetes', /SITE_RUNTIME must be "process" or "docker"/],

@@ -30,6 +30,8 @@ import { createObjectStore } from './modules/storage/object-store.factory';
 import type { ObjectStore } from './modules/storage/object-store';
 import { createSystemHandlers } from './modules/system/system.handlers';
 import { registerWeb } from './http/web';
+import { onClientError } from './http/connection-limits';
+import { registerSecurityHeaders, docsSecurityHeaders } from './http/security-headers';
 import type { Deps } from './deps';
 
 export interface BuildOptions {
@@ -46,7 +48,8 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
-  const frontDoor = new FrontDoor();
+  // It also carries the slow-client and connection limits (http/connection-limits.ts).
+  const frontDoor = new FrontDoor(config.http);
   const app = Fastify({
     serverFactory: frontDoor.serverFactory,
     logger: options.logger ?? { level: config.logLevel },
@@ -57,7 +60,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // We log requests ourselves (onResponse) so every line carries the operationId too.
     logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler: onClientError,
   });
+  frontDoor.logTo(app.log);
 
   // Before anything is written under DATA_DIR (PGlite, outbox, storage): private to the platform.
   const privacy = secureDataDir(config.dataDir);
@@ -100,6 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerValidation(app);
   // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
   const hosting = createHostingModule(app, deps, { frontDoor, runtime: options.hostingRuntime });
+  // After the gateway's hook: hosted sites keep their own headers.
+  registerSecurityHeaders(app);
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {
@@ -134,7 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authUsers.cors);
   await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers, ...authUsers.verifiers } });
   await app.register(storage.shareLinkRoutes);
-  registerDocs(app);
+  registerDocs(app, config);
   await registerWeb(app, config);
 
   app.decorate('operationsWithoutHandler', missingHandlers(handlers));
@@ -142,7 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return app;
 }
 
-function registerDocs(app: FastifyInstance) {
+function registerDocs(app: FastifyInstance, config: Config) {
   // Parsed and serialised once at start, not per request.
   const spec = loadSpec();
   const specYaml = YAML.stringify(spec);
@@ -154,7 +161,8 @@ function registerDocs(app: FastifyInstance) {
     const { default: swagger } = await import('@fastify/swagger');
     const { default: swaggerUi } = await import('@fastify/swagger-ui');
     await instance.register(swagger, { mode: 'static', specification: { document: loadSpec() as never } });
-    await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json' } as never });
+    await docsSecurityHeaders(instance, config);
+    await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json', validatorUrl: null } as never });
   });
 }
 

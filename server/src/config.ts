@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import type { HttpLimits } from './http/connection-limits';
 
 export interface S3Config {
   endpoint: string;
@@ -42,6 +43,8 @@ export interface Config {
   siteEgress: 'internet' | 'none';
   /** Deployments kept per project (HOSTING_KEEP_DEPLOYMENTS); older ones are pruned, never the live one. */
   hostingKeepDeployments: number;
+  /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
+  http: HttpLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +74,12 @@ function persistentSecret(dataDir: string, file: string): string {
     fs.writeFileSync(p, secret + '\n', { mode: 0o600, flag: 'wx' });
     return secret;
   }
+}
+
+function positive(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n === 0) throw new Error(`${name} must be a positive integer, got "0"`);
+  return n;
 }
 
 function siteRuntime(raw: string | undefined): 'process' | 'docker' {
@@ -110,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
       }
     : undefined;
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const trustProxy = env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1';
   const webDir = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'web', 'dist');
   return {
     port,
@@ -126,7 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy,
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
     dockerNetwork: dockerNetwork(env.DOCKER_NETWORK),
@@ -137,5 +147,15 @@ export function loadConfig(env: Env = process.env): Config {
     },
     siteEgress: egress(env.SITE_EGRESS),
     hostingKeepDeployments: atLeastOne(env, 'HOSTING_KEEP_DEPLOYMENTS', 10),
+    http: {
+      headersTimeoutMs: positive(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+      bodyTimeoutMs: positive(env, 'HTTP_BODY_TIMEOUT_MS', 30_000),
+      bodyMinBytesPerSecond: int(env, 'HTTP_BODY_MIN_BYTES_PER_SECOND', 1024),
+      // Behind a load balancer: above the balancer's idle timeout (60 s on common ones), or it
+      // reuses a connection this side is closing; and every connection comes from the balancer:
+      // no per-address cap unless asked for.
+      keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', trustProxy ? 75_000 : 5_000),
+      maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
+    },
   };
 }

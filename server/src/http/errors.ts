@@ -54,6 +54,8 @@ function fromFastify(err: FastifyError): AppError | undefined {
     return new AppError(400, 'VALIDATION', err.message);
   }
   const code = err.code ?? '';
+  // The client went away (or was cut off as too slow) before its body arrived: nobody to answer.
+  if (code === 'ECONNRESET' && err.message === 'aborted') return new AppError(400, 'CLIENT_ABORTED', 'The connection closed before the request body arrived');
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return Errors.validation("body must be a JSON object (got an empty body with Content-Type application/json)");
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type`);
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE')

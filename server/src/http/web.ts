@@ -1,32 +1,42 @@
 // The built console (web/dist) at /, with the SPA fallback to index.html for client routes.
-// Unknown /api routes stay JSON 404s.
+// Unknown /api routes stay JSON 404s. Every answer of this context carries the console's
+// browser-security headers (security-headers.ts), its policy allowing index.html's inline blocks
+// by hash.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { routeNotFound } from './errors';
+import { consoleSecurityHeaders } from './security-headers';
 
 export async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
-  if (!config.webDir) {
+  const webDir = config.webDir;
+  if (!webDir) {
     app.setNotFoundHandler(async (req) => {
       throw routeNotFound(req.method, req.url);
     });
     return;
   }
-  const { default: fastifyStatic } = await import('@fastify/static');
-  await app.register(fastifyStatic, {
-    root: config.webDir,
-    prefix: '/',
-    wildcard: false,
-    index: false,
-    // Hashed asset names never change: cache them for a year. index.html is never cached.
-    setHeaders: (res, filePath) => {
-      if (/[\\/]assets[\\/]/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
-    },
-  });
-  app.setNotFoundHandler(async (req, reply) => {
-    const url = req.url.split('?')[0];
-    if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      throw routeNotFound(req.method, url);
-    }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const indexHtml = fs.readFileSync(path.join(webDir, 'index.html'), 'utf8');
+  await app.register(async (web) => {
+    await consoleSecurityHeaders(web, config, indexHtml);
+    const { default: fastifyStatic } = await import('@fastify/static');
+    await web.register(fastifyStatic, {
+      root: webDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // Hashed asset names never change: cache them for a year. index.html is never cached.
+      setHeaders: (res, filePath) => {
+        if (/[\\/]assets[\\/]/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+    web.setNotFoundHandler(async (req, reply) => {
+      const url = req.url.split('?')[0];
+      if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
+        throw routeNotFound(req.method, url);
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
   });
 }

@@ -23,6 +23,8 @@ export interface Browser {
   page: Page;
   /** Saves a full-page screenshot under artifacts/e2e/<journey>/. */
   shot: (name: string) => Promise<void>;
+  /** Content-Security-Policy violations reported so far (close() fails the journey on any). */
+  cspViolations: () => string[];
   close: () => Promise<void>;
 }
 
@@ -44,10 +46,18 @@ export async function openBrowser(journey: string, baseURL: string): Promise<Bro
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
+  // Any Content-Security-Policy violation in any page of the journey fails it: Chromium reports
+  // each one on the console ("Refused to load/execute/apply … violates the following Content
+  // Security Policy directive …"), also for popups and report-only policies.
+  const violations: string[] = [];
+  context.on('console', (msg) => {
+    if (/content security policy/i.test(msg.text())) violations.push(`${msg.page()?.url() ?? '?'}: ${msg.text()}`);
+  });
   let n = 0;
   return {
     context,
     page,
+    cspViolations: () => [...violations],
     shot: async (name) => {
       n += 1;
       await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
@@ -56,6 +66,7 @@ export async function openBrowser(journey: string, baseURL: string): Promise<Bro
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
       if (problems.length) throw new Error(`uncaught errors in the page:\n${problems.join('\n')}`);
+      if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
     },
   };
 }

@@ -3,20 +3,29 @@
 // everything else (API, console, unknown hosts, proxied sites, cold caches) to Fastify untouched.
 // A static site's GET then costs a Map look-up and one write instead of Fastify's routing,
 // hooks and reply machinery: the difference between ~0.4x and ~0.6x+ of nginx on one core.
+// The server carries the slow-client and connection limits (http/connection-limits.ts) for the
+// platform and the hosted sites alike.
 import http from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { applyHttpLimits, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from '../../http/connection-limits';
 
 /** Answers a request itself and returns true, or returns false having touched nothing. */
 export type FrontHandler = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 
 interface ServerOptions {
-  keepAliveTimeout?: number;
-  requestTimeout?: number;
-  connectionTimeout?: number;
   maxRequestsPerSocket?: number;
 }
 
 export class FrontDoor {
   private handler?: FrontHandler;
+  private log?: FastifyBaseLogger;
+
+  constructor(private readonly limits: HttpLimits = DEFAULT_HTTP_LIMITS) {}
+
+  /** The app's logger, once it exists (the server is built before it). */
+  logTo(log: FastifyBaseLogger): void {
+    this.log = log;
+  }
 
   /** The hosting module installs its gateway here once it is built. */
   use(handler: FrontHandler): void {
@@ -25,7 +34,10 @@ export class FrontDoor {
 
   /** For Fastify({ serverFactory }): the same server Fastify would build, with the door in front. */
   readonly serverFactory = (fastifyHandler: (req: http.IncomingMessage, res: http.ServerResponse) => void, opts: ServerOptions): http.Server => {
-    const server = http.createServer((req, res) => {
+    // Timeouts come from the limits, not from Fastify's options (whose requestTimeout 0 would switch
+    // off even Node's own default).
+    const server = http.createServer(serverOptions(this.limits), (req, res) => {
+      watchBody(req);
       const front = this.handler;
       if (front !== undefined) {
         try {
@@ -38,10 +50,7 @@ export class FrontDoor {
       }
       fastifyHandler(req, res);
     });
-    // What Fastify sets on the servers it builds itself (lib/server.js getServerInstance).
-    if (opts.keepAliveTimeout) server.keepAliveTimeout = opts.keepAliveTimeout;
-    if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
-    if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
+    const watchBody = applyHttpLimits(server, this.limits, () => this.log);
     if (opts.maxRequestsPerSocket && opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
     return server;
   };

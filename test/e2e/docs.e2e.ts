@@ -1,0 +1,75 @@
+// The API reference (/api/docs) in a real browser under its own Content-Security-Policy:
+// Swagger UI renders the contract and "Try it out" calls the API, with no policy violation
+// (the shared browser helper fails any journey on one). Also proves that the helper does:
+// an inline script injected into a console page is refused by the console's policy and
+// closing that browser fails. Screenshots go to artifacts/e2e/docs/.
+import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { startServer, type RunningServer } from './helpers/server';
+
+const maybe = chromiumInstalled() ? describe : describe.skip;
+jest.setTimeout(120_000);
+
+maybe('API reference and page policies', () => {
+  let server: RunningServer;
+  let b: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    b = await openBrowser('docs', server.url);
+  });
+
+  afterAll(async () => {
+    try {
+      await b?.close();
+    } finally {
+      await server?.stop();
+    }
+  });
+
+  test('Swagger UI renders the contract and runs a request under the docs policy', async () => {
+    const { page } = b;
+    const res = await page.goto('/api/docs');
+    const csp = res?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    const health = page.locator('.opblock', { hasText: '/health' }).first();
+    await health.waitFor();
+    await b.shot('docs');
+    await health.locator('.opblock-summary').click();
+    await health.getByRole('button', { name: 'Try it out' }).click();
+    await health.getByRole('button', { name: 'Execute' }).click();
+    await health.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
+    await b.shot('docs-try-it-out');
+    expect(b.cspViolations()).toEqual([]);
+  });
+
+  test('the console renders under its policy', async () => {
+    const res = await b.page.goto('/auth/login');
+    expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await b.page.getByLabel('Email').waitFor();
+    expect(b.cspViolations()).toEqual([]);
+  });
+
+  test('an inline script is refused by the console policy, and the helper fails the journey', async () => {
+    const other = await openBrowser('docs-violation', server.url);
+    let closed = false;
+    try {
+      await other.page.goto('/');
+      const ran = await other.page.evaluate(() => {
+        const w = window as unknown as { injected?: boolean };
+        const s = document.createElement('script');
+        s.textContent = 'window.injected = true';
+        document.body.appendChild(s);
+        return w.injected === true;
+      });
+      expect(ran).toBe(false);
+      for (let i = 0; i < 50 && other.cspViolations().length === 0; i++) await other.page.waitForTimeout(100);
+      expect(other.cspViolations().join('\n')).toMatch(/script-src/);
+      closed = true;
+      await expect(other.close()).rejects.toThrow(/Content-Security-Policy violations/);
+    } finally {
+      if (!closed) await other.close().catch(() => undefined);
+    }
+  });
+});
