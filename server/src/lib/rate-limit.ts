@@ -35,8 +35,8 @@ export interface AttemptTicket {
   /** Each bucket's count including this attempt, by key. */
   counts: Record<string, number>;
   /**
-   * The attempt succeeded: the buckets named in `clear` start from zero, the others get this
-   * attempt's count back (a success is not a failure, but must not wipe others' failures).
+   * The attempt succeeded: the buckets named in `clear` (counted by this attempt or not) start
+   * from zero, the others get this attempt's count back (a success is not a failure, but must not wipe others' failures).
    */
   succeeded(clear?: string[]): Promise<void>;
   /** The attempt did not happen after all (e.g. refused later for another reason): give every count back. */
@@ -173,10 +173,8 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
         async succeeded(clear = []) {
           if (settled) return;
           settled = true;
-          for (const b of taken) {
-            if (clear.includes(b.key)) await reset(b.key);
-            else await giveBack(b.key, before.get(b.key));
-          }
+          for (const b of taken) if (!clear.includes(b.key)) await giveBack(b.key, before.get(b.key));
+          for (const key of clear) await reset(key);
         },
         async cancel() {
           if (settled) return;

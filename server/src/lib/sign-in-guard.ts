@@ -62,14 +62,15 @@ export interface GuardBuckets {
  * id of a device token valid for that account.
  */
 export function guardBuckets(policy: GuardPolicy, scope: string, subject: string, address: string, deviceId?: string): GuardBuckets {
+  const accountKey = `${scope}:account:${subject}`;
   if (deviceId) {
     const device = { key: `${scope}:device:${deviceId}`, ...policy.device };
-    return { buckets: [device], clearOnSuccess: [device.key] };
+    return { buckets: [device], clearOnSuccess: [device.key, accountKey] };
   }
   const accountAddress = { key: `${scope}:account-address:${subject}:${address}`, ...policy.accountAddress };
   const addr = { key: `${scope}:address:${address}`, ...policy.address };
-  const account = { key: `${scope}:account:${subject}`, ...policy.account };
-  return { buckets: [accountAddress, addr, account], clearOnSuccess: [accountAddress.key, account.key], accountKey: account.key };
+  const account = { key: accountKey, ...policy.account };
+  return { buckets: [accountAddress, addr, account], clearOnSuccess: [accountAddress.key, accountKey], accountKey };
 }
 
 /** Failures worth a log line: the 10th, 20th, 40th, 80th... of an account. */
