@@ -170,7 +170,7 @@ maybe('console journey', () => {
     await page.getByRole('button', { name: 'Add User' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await dialog.getByLabel('Email').fill('first-user@example.com');
-    await dialog.getByLabel('Password').fill('end-user-password');
+    await dialog.getByLabel('Password').fill('tangerine mosaic 42');
     await dialog.getByRole('button', { name: 'Add User' }).click();
     await page.getByRole('cell', { name: 'first-user@example.com', exact: true }).waitFor();
     await page.getByText('Showing 1 to 1 of 1 users').waitFor();
@@ -188,7 +188,7 @@ maybe('console journey', () => {
           page.request
             .post(`/api/project/${encodeURIComponent(projectId)}/auth/add_user`, {
               headers: { Authorization: `Bearer ${token}` },
-              data: { email: `user-${String(i + k).padStart(3, '0')}@example.com`, password: 'end-user-password' },
+              data: { email: `user-${String(i + k).padStart(3, '0')}@example.com`, password: 'tangerine mosaic 42' },
             })
             .then((r) => expect(r.status()).toBe(200)),
         ),
