@@ -58,12 +58,18 @@ maybe('console journey', () => {
     await page.goto('/auth/signup');
     await page.getByLabel('Full name').fill('Ada Lovelace');
     await page.getByLabel('Email').fill(email);
+    // The strength meter (zxcvbn-ts, loaded with this screen) judges what is typed.
+    await page.getByLabel('Password').fill('password');
+    await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very weak"]')).waitFor();
     await page.getByLabel('Password').fill(password);
+    await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very strong"]')).waitFor();
     await b.shot('signup');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/console');
     await page.getByText('No projects yet').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    // The device token for this account is kept for later sign-ins.
+    expect(await page.evaluate((e) => JSON.parse(localStorage.getItem('device_tokens') ?? '{}')[e], email.toLowerCase())).toMatch(/^[\w-]{40,}$/);
     await b.shot('projects-empty');
   });
 
