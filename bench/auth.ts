@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   });
   try {
     const base = `http://127.0.0.1:${ready.appPort}/api`;
-    const dev = await post(base, '/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password 1' });
+    const dev = await post(base, '/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'stopwatch horse 1' });
     const devToken = dev.token as string;
     const created = await post(base, '/create-project', { projectName: 'Bench', subdomain: `bench${Date.now()}` }, { authorization: `Bearer ${devToken}` });
     const projectId = (created.project as { id: string }).id;

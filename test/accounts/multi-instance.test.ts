@@ -65,20 +65,21 @@ test('the two instances are separate apps on the same database', async () => {
   expect((await post(a, '/verify-token', { token: login.json().token })).json()).toEqual({ message: 'True' });
 });
 
-test('sign-in failures on A and on B add up to one per-account limit', async () => {
+test('sign-in failures from one address on A and on B add up to one limit', async () => {
   const dev = await signUp(a);
-  for (let i = 0; i < 10; i++) {
+  const ip = '10.10.251.1';
+  for (let i = 0; i < 5; i++) {
     const app = i % 2 ? b : a;
-    expectError(await post(app, '/verify_user', { email: dev.email, password: `wrong ${i}` }), 401, 'Invalid email or password');
+    expectError(await post(app, '/verify_user', { email: dev.email, password: `wrong ${i}` }, { ip }), 401, 'Invalid email or password');
   }
-  // Neither instance alone saw 10 failures, yet both refuse now.
+  // Neither instance alone saw 5 failures, yet both make that address wait now.
   for (const app of [a, b]) {
-    const res = await post(app, '/verify_user', { email: dev.email, password: dev.password });
+    const res = await post(app, '/verify_user', { email: dev.email, password: dev.password }, { ip });
     expectError(res, 429, /^Too many attempts/);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   }
-  const [row] = await t.database.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1', [`login:account:${dev.email}`]);
-  expect(Number(row.count)).toBe(10);
+  const [row] = await t.database.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1', [`login:account-address:${dev.email}:${ip}`]);
+  expect(Number(row.count)).toBe(5);
 });
 
 test('a sign-up on B with an email taken on A is a 409', async () => {
@@ -119,18 +120,24 @@ describe('MFA across instances', () => {
   });
 
   test('a code accepted on A is a replay on B; the password step on A is the challenge on B', async () => {
-    expect((await post(a, '/verify_user', { email: dev.email, password: dev.password })).json().message).toBe('mfa');
+    const ip = freshIp();
+    const first = (await post(a, '/verify_user', { email: dev.email, password: dev.password }, { ip })).json();
+    expect(first.message).toBe('mfa');
     const c = await code(secret);
-    expect((await post(b, '/verifyMFACode', { email: dev.email, mfa_code: c })).json().message).toBe('verified');
-    expect((await post(b, '/verify_user', { email: dev.email, password: dev.password })).json().message).toBe('mfa');
-    expectError(await post(a, '/verify-mfa-code', { email: dev.email, mfa_code: c }), 401, 'Email not found or invalid code.');
+    expect((await post(b, '/verifyMFACode', { email: dev.email, mfa_code: c, mfa_token: first.mfa_token }, { ip })).json().message).toBe('verified');
+    const second = (await post(b, '/verify_user', { email: dev.email, password: dev.password }, { ip })).json();
+    expect(second.message).toBe('mfa');
+    expectError(await post(a, '/verify-mfa-code', { email: dev.email, mfa_code: c, mfa_token: second.mfa_token }, { ip }), 401, 'Email not found or invalid code.');
   });
 
-  test('MFA failures on A and B add up to the 5-try limit', async () => {
-    await post(a, '/verify_user', { email: dev.email, password: dev.password });
+  test('wrong codes on A and B add up to the 5 a challenge takes', async () => {
+    const ip = freshIp();
+    const { mfa_token } = (await post(a, '/verify_user', { email: dev.email, password: dev.password }, { ip })).json();
     const right = await code(secret);
     const wrong = right === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 5; i++) expectError(await post(i < 3 ? a : b, '/verifyMFACode', { email: dev.email, mfa_code: wrong }), 401, 'Email not found or invalid code.');
-    for (const app of [a, b]) expectError(await post(app, '/verifyMFACode', { email: dev.email, mfa_code: right }), 429, /^Too many attempts/);
+    for (let i = 0; i < 5; i++) {
+      expectError(await post(i < 3 ? a : b, '/verifyMFACode', { email: dev.email, mfa_code: wrong, mfa_token }, { ip }), 401, 'Email not found or invalid code.');
+    }
+    for (const app of [a, b]) expectError(await post(app, '/verifyMFACode', { email: dev.email, mfa_code: right, mfa_token }, { ip }), 401, 'Verification failed. Please try again.');
   });
 });

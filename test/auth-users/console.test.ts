@@ -119,13 +119,13 @@ test('reset_password mails a single-use, one-hour link to the user; site_url dec
 test('settings: read, update, validate origins and site_url', async () => {
   const read = await call('settings', undefined);
   expect(read.statusCode).toBe(200);
-  expect(read.json()).toEqual({ allowed_origins: [], site_url: null });
+  expect(read.json()).toEqual({ allowed_origins: [], site_url: null, block_common_passwords: true });
 
   const upd = await call('settings', { allowed_origins: ['https://App.Example.com', 'http://localhost:5173/', 'https://app.example.com'], site_url: 'https://app.example.com' });
   expect(upd.statusCode).toBe(200);
-  expect(upd.json()).toEqual({ allowed_origins: ['https://app.example.com', 'http://localhost:5173'], site_url: 'https://app.example.com' });
+  expect(upd.json()).toEqual({ allowed_origins: ['https://app.example.com', 'http://localhost:5173'], site_url: 'https://app.example.com', block_common_passwords: true });
   // Fields not given stay as they are.
-  expect((await call('settings', { site_url: '' })).json()).toEqual({ allowed_origins: ['https://app.example.com', 'http://localhost:5173'], site_url: null });
+  expect((await call('settings', { site_url: '' })).json()).toEqual({ allowed_origins: ['https://app.example.com', 'http://localhost:5173'], site_url: null, block_common_passwords: true });
 
   for (const origin of ['*', 'https://*.example.com', 'app.example.com', 'ftp://example.com', 'https://example.com/path', 'https://u:p@example.com', 'https://example.com?x=1', '']) {
     const res = await call('settings', { allowed_origins: [origin] });

@@ -41,7 +41,7 @@ test('preflight: a listed origin gets the allowance, any other gets none', async
 });
 
 test("actual requests: ACAO only when the key's project lists the origin", async () => {
-  const body = { email: 'cors@example.com', password: 'cors password 1' };
+  const body = { email: 'cors@example.com', password: 'tangerine mosaic 1' };
   const allowed = await app(t, a.authKey, 'POST', '/signup', body, undefined, { origin: 'https://app-a.example.com' });
   expect(allowed.statusCode).toBe(200);
   expect(allowed.headers['access-control-allow-origin']).toBe('https://app-a.example.com');

@@ -58,12 +58,18 @@ maybe('console journey', () => {
     await page.goto('/auth/signup');
     await page.getByLabel('Full name').fill('Ada Lovelace');
     await page.getByLabel('Email').fill(email);
+    // The strength meter (zxcvbn-ts, loaded with this screen) judges what is typed.
+    await page.getByLabel('Password').fill('password');
+    await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very weak"]')).waitFor();
     await page.getByLabel('Password').fill(password);
+    await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very strong"]')).waitFor();
     await b.shot('signup');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/console');
     await page.getByText('No projects yet').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    // The device token for this account is kept for later sign-ins.
+    expect(await page.evaluate((e) => JSON.parse(localStorage.getItem('device_tokens') ?? '{}')[e], email.toLowerCase())).toMatch(/^[\w-]{40,}$/);
     await b.shot('projects-empty');
   });
 
@@ -170,7 +176,7 @@ maybe('console journey', () => {
     await page.getByRole('button', { name: 'Add User' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await dialog.getByLabel('Email').fill('first-user@example.com');
-    await dialog.getByLabel('Password').fill('end-user-password');
+    await dialog.getByLabel('Password').fill('tangerine mosaic 42');
     await dialog.getByRole('button', { name: 'Add User' }).click();
     await page.getByRole('cell', { name: 'first-user@example.com', exact: true }).waitFor();
     await page.getByText('Showing 1 to 1 of 1 users').waitFor();
@@ -188,7 +194,7 @@ maybe('console journey', () => {
           page.request
             .post(`/api/project/${encodeURIComponent(projectId)}/auth/add_user`, {
               headers: { Authorization: `Bearer ${token}` },
-              data: { email: `user-${String(i + k).padStart(3, '0')}@example.com`, password: 'end-user-password' },
+              data: { email: `user-${String(i + k).padStart(3, '0')}@example.com`, password: 'tangerine mosaic 42' },
             })
             .then((r) => expect(r.status()).toBe(200)),
         ),

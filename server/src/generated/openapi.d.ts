@@ -1093,6 +1093,8 @@ export interface components {
         };
         AuthSettings: {
             allowed_origins: string[];
+            /** @description Refuse the 10,000 most common passwords and passwords containing the user's e-mail address (default true). */
+            block_common_passwords?: boolean;
             /** @description Base URL of the developer's app for reset and verification links. */
             site_url?: string | null;
         };
@@ -1138,6 +1140,8 @@ export interface components {
             status: "building" | "live" | "failed" | "superseded";
             type: components["schemas"]["ProjectType"];
         };
+        /** @description The device_token this client got from an earlier sign-in of this account (optional). */
+        DeviceToken: string;
         DnsRecord: {
             host: string;
             priority?: number;
@@ -1171,6 +1175,8 @@ export interface components {
         };
         EndUserSession: {
             access_token: string;
+            /** @description Keep it and send it with later sign-ins and reset requests of this user: they then never meet the failure ceiling that others filled. */
+            device_token?: string;
             expires_in: number;
             refresh_token: string;
             /** @enum {string} */
@@ -1209,6 +1215,8 @@ export interface components {
             version?: string;
         };
         LoginAnswer: {
+            /** @description Sent after a complete sign-in; the client keeps it and sends it with later sign-ins of this account, which then never meet the failure ceiling that others filled. */
+            device_token?: string;
             /** @description "mfa" when a second factor is needed; then no token is sent. */
             message: string;
             /** @description Binds the following verifyMFACode call to this password check. */
@@ -1317,6 +1325,8 @@ export interface components {
             updated_at: string;
         };
         TokenAnswer: {
+            /** @description Sent after a complete sign-in; the client keeps it and sends it with later sign-ins of this account, which then never meet the failure ceiling that others filled. */
+            device_token?: string;
             message: string;
             status?: number;
             token: string;
@@ -1382,6 +1392,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                 };
             };
@@ -1470,6 +1481,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["Password"];
                 };
@@ -1867,6 +1879,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                 };
             };
@@ -1897,6 +1910,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                 };
             };
@@ -2106,6 +2120,7 @@ export interface operations {
             content: {
                 "application/json": {
                     allowed_origins?: string[];
+                    block_common_passwords?: boolean;
                     site_url?: string | null;
                 };
             };
@@ -3142,6 +3157,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["Password"];
                     remember?: boolean;
@@ -3200,9 +3216,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                     /** @description A 6-digit TOTP code or a recovery code. */
                     mfa_code: string;
+                    /** @description The mfa_token of the sign-in; without it the code may only complete a sign-in started from the same client address. */
                     mfa_token?: string;
                 };
             };
@@ -3310,9 +3328,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
                     /** @description A 6-digit TOTP code or a recovery code. */
                     mfa_code: string;
+                    /** @description The mfa_token of the sign-in; without it the code may only complete a sign-in started from the same client address. */
                     mfa_token?: string;
                 };
             };

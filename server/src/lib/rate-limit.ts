@@ -1,5 +1,9 @@
-// Fixed-window counters in the database, so every API instance enforces the same limit.
-// One atomic upsert per hit: no read-then-write race between instances.
+// Counters in the database, so every API instance enforces the same limit. Two kinds share the
+// rate_limits table (keys never collide):
+// - fixed windows (hit/check/fail): window_start is the start of the current window;
+// - backoff buckets (attempt): growing waits after a number of free events, as OWASP's guidance
+//   on brute force and NIST SP 800-63B 5.2.2 describe; window_start is the last counted event.
+// Every count is one atomic upsert: no read-then-write race between instances.
 import type { Database } from '../db/client';
 import type { Clock } from './clock';
 import { Errors } from '../http/errors';
@@ -11,6 +15,34 @@ export interface Limit {
   windowSeconds: number;
 }
 
+/** How a backoff bucket slows its events down. */
+export interface BackoffPolicy {
+  /** Events counted before the first wait. */
+  free: number;
+  /** The first wait once `free` events are counted; each further event doubles it. */
+  delaySeconds: number;
+  maxDelaySeconds: number;
+  /** The count is forgotten this long after its last event (a day at most: housekeeping drops older rows). */
+  forgetSeconds: number;
+}
+
+export interface Backoff extends BackoffPolicy {
+  key: string;
+}
+
+/** An attempt that was let through and counted in each of its buckets. */
+export interface AttemptTicket {
+  /** Each bucket's count including this attempt, by key. */
+  counts: Record<string, number>;
+  /**
+   * The attempt succeeded: the buckets named in `clear` (counted by this attempt or not) start
+   * from zero, the others get this attempt's count back (a success is not a failure, but must not wipe others' failures).
+   */
+  succeeded(clear?: string[]): Promise<void>;
+  /** The attempt did not happen after all (e.g. refused later for another reason): give every count back. */
+  cancel(): Promise<void>;
+}
+
 export interface RateLimiter {
   /** Counts one hit and throws 429 when the window's count passes max. */
   hit(limit: Limit): Promise<void>;
@@ -19,12 +51,27 @@ export interface RateLimiter {
   /** Counts a failure for a check()-style limit. */
   fail(limit: Limit): Promise<number>;
   reset(key: string): Promise<void>;
+  /**
+   * Counts an attempt in every bucket up front (so parallel attempts can't slip past a limit), or
+   * throws 429 with the longest wait, counting nothing, when any bucket is waiting.
+   */
+  attempt(buckets: Backoff[]): Promise<AttemptTicket>;
+  /** Seconds until the bucket lets the next event through (0 when it does now). */
+  waitSeconds(bucket: Backoff): Promise<number>;
 }
+
+/** The wait after `count` events under `p` (0 while count < free). */
+export function backoffDelaySeconds(p: BackoffPolicy, count: number): number {
+  if (count < p.free) return 0;
+  return Math.min(p.maxDelaySeconds, p.delaySeconds * 2 ** Math.min(count - p.free, 40));
+}
+
+type Row = { count: number; window_start: Date | string };
 
 export function createRateLimiter(database: Database, clock: Clock): RateLimiter {
   async function increment(limit: Limit): Promise<{ count: number; windowStart: Date }> {
     const now = clock.now();
-    const rows = await database.query<{ count: number; window_start: Date | string }>(
+    const rows = await database.query<Row>(
       `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
        ON CONFLICT (key) DO UPDATE SET
          count = CASE WHEN r.window_start <= $2::timestamptz - make_interval(secs => $3) THEN 1 ELSE r.count + 1 END,
@@ -39,16 +86,59 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
     return (windowStart.getTime() + windowSeconds * 1000 - clock.now().getTime()) / 1000;
   }
 
+  /** Seconds a backoff bucket still waits, from its stored row. */
+  function waitOf(b: BackoffPolicy, row: Row | undefined, now: Date): number {
+    if (!row) return 0;
+    const last = new Date(row.window_start).getTime();
+    if (last <= now.getTime() - b.forgetSeconds * 1000) return 0;
+    const until = last + backoffDelaySeconds(b, Number(row.count)) * 1000;
+    return Math.max(0, (until - now.getTime()) / 1000);
+  }
+
+  async function readRows(keys: string[]): Promise<Map<string, Row>> {
+    const rows = await database.query<Row & { key: string }>('SELECT key, count, window_start FROM rate_limits WHERE key = ANY($1::text[])', [keys]);
+    return new Map(rows.map((r) => [r.key, r]));
+  }
+
+  /**
+   * Counts one event unless the bucket is waiting; undefined when it is (then nothing changed).
+   * The wait is computed in SQL from the row as locked by the upsert, so two instances agree.
+   */
+  async function take(b: Backoff, now: Date): Promise<number | undefined> {
+    const rows = await database.query<{ count: number }>(
+      `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN r.window_start <= $2::timestamptz - make_interval(secs => $3) THEN 1 ELSE r.count + 1 END,
+         window_start = $2
+       WHERE r.window_start <= $2::timestamptz - make_interval(secs => $3)
+          OR r.count < $4
+          OR r.window_start + make_interval(secs => least($6::float8, $5::float8 * power(2::float8, least(r.count - $4, 40)))) <= $2::timestamptz
+       RETURNING count`,
+      [b.key, now.toISOString(), b.forgetSeconds, b.free, b.delaySeconds, b.maxDelaySeconds],
+    );
+    return rows.length ? Number(rows[0].count) : undefined;
+  }
+
+  /** Gives one counted event back; the last-event time goes back to what it was before. */
+  async function giveBack(key: string, before: Row | undefined): Promise<void> {
+    if (before) {
+      await database.query('UPDATE rate_limits SET count = greatest(count - 1, 0), window_start = $2 WHERE key = $1', [key, new Date(before.window_start).toISOString()]);
+    } else {
+      await database.query('UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = $1', [key]);
+    }
+  }
+
+  async function reset(key: string): Promise<void> {
+    await database.query('DELETE FROM rate_limits WHERE key = $1', [key]);
+  }
+
   return {
     async hit(limit) {
       const { count, windowStart } = await increment(limit);
       if (count > limit.max) throw Errors.tooManyRequests(retryAfter(windowStart, limit.windowSeconds));
     },
     async check(limit) {
-      const rows = await database.query<{ count: number; window_start: Date | string }>(
-        'SELECT count, window_start FROM rate_limits WHERE key = $1',
-        [limit.key],
-      );
+      const rows = await database.query<Row>('SELECT count, window_start FROM rate_limits WHERE key = $1', [limit.key]);
       if (!rows.length) return;
       const windowStart = new Date(rows[0].window_start);
       const left = retryAfter(windowStart, limit.windowSeconds);
@@ -57,8 +147,46 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
     async fail(limit) {
       return (await increment(limit)).count;
     },
-    async reset(key) {
-      await database.query('DELETE FROM rate_limits WHERE key = $1', [key]);
+    reset,
+
+    async attempt(buckets) {
+      const now = clock.now();
+      const before = await readRows(buckets.map((b) => b.key));
+      const wait = Math.max(0, ...buckets.map((b) => waitOf(b, before.get(b.key), now)));
+      if (wait > 0) throw Errors.tooManyRequests(wait);
+      const taken: Backoff[] = [];
+      const counts: Record<string, number> = {};
+      for (const b of buckets) {
+        const count = await take(b, now);
+        if (count === undefined) {
+          // Another instance filled this bucket since the read: undo ours and answer its wait.
+          for (const t of taken) await giveBack(t.key, before.get(t.key));
+          const rows = await readRows([b.key]);
+          throw Errors.tooManyRequests(Math.max(1, waitOf(b, rows.get(b.key), now)));
+        }
+        taken.push(b);
+        counts[b.key] = count;
+      }
+      let settled = false;
+      return {
+        counts,
+        async succeeded(clear = []) {
+          if (settled) return;
+          settled = true;
+          for (const b of taken) if (!clear.includes(b.key)) await giveBack(b.key, before.get(b.key));
+          for (const key of clear) await reset(key);
+        },
+        async cancel() {
+          if (settled) return;
+          settled = true;
+          for (const b of taken) await giveBack(b.key, before.get(b.key));
+        },
+      };
+    },
+
+    async waitSeconds(bucket) {
+      const rows = await readRows([bucket.key]);
+      return waitOf(bucket, rows.get(bucket.key), clock.now());
     },
   };
 }

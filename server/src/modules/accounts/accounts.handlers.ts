@@ -20,13 +20,15 @@ export function currentAccount(req: FastifyRequest): AccountRow {
 export function createAccountsHandlers(service: AccountsService, publicUrl: string): HandlerMap {
   const handlers: HandlerMap = {
     registerAccount: async (req) => {
-      const token = await service.register(req.body, req.ip);
-      return { status: 200, message: 'Account created', token };
+      const { token, deviceToken } = await service.register(req.body, req.ip);
+      return { status: 200, message: 'Account created', token, device_token: deviceToken };
     },
 
     loginAccount: async (req) => {
       const result = await service.login(req.body, req.ip);
-      return result.kind === 'mfa' ? { message: 'mfa', mfa_token: result.mfaToken } : { message: 'Login successful', token: result.token };
+      return result.kind === 'mfa'
+        ? { message: 'mfa', mfa_token: result.mfaToken }
+        : { message: 'Login successful', token: result.token, device_token: result.deviceToken };
     },
 
     verifyToken: async (req) => {
@@ -35,7 +37,7 @@ export function createAccountsHandlers(service: AccountsService, publicUrl: stri
     },
 
     forgotPassword: async (req) => {
-      await service.forgotPassword(req.body.email, req.ip);
+      await service.forgotPassword(req.body.email, req.ip, req.body.device_token);
       return { message: true };
     },
 
@@ -45,8 +47,11 @@ export function createAccountsHandlers(service: AccountsService, publicUrl: stri
     },
 
     verifyMfaCode: async (req) => {
-      const token = await service.verifyMfaLogin({ email: req.body.email, code: req.body.mfa_code, mfaToken: req.body.mfa_token }, req.ip);
-      return { message: 'verified', token };
+      const { token, deviceToken } = await service.verifyMfaLogin(
+        { email: req.body.email, code: req.body.mfa_code, mfaToken: req.body.mfa_token, deviceToken: req.body.device_token },
+        req.ip,
+      );
+      return { message: 'verified', token, device_token: deviceToken };
     },
 
     toggleMfa: async (req) => service.toggleMfa(currentAccount(req), req.body ?? {}),

@@ -25,6 +25,7 @@ export function createAccountsModule(deps: Deps, jwt: JWT) {
     rateLimiter: deps.rateLimiter,
     clock: deps.clock,
     publicUrl: deps.config.publicUrl,
+    log: deps.log,
   });
   const bearerAuth: SchemeVerifier = async (req) => {
     const token = bearerToken(req);

@@ -1,9 +1,9 @@
 // Drizzle queries for accounts and their one-time tokens. Single-use is enforced by the UPDATE
 // itself (used_at IS NULL in the WHERE), so two instances can't both accept one token.
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
-import { accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
+import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
@@ -50,8 +50,80 @@ export class AccountsRepository {
     return rows.length === 1;
   }
 
-  async createToken(accountId: string, kind: AccountTokenKind, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.db.insert(accountTokens).values({ accountId, kind, tokenHash, expiresAt });
+  async createToken(accountId: string, kind: AccountTokenKind, tokenHash: string, expiresAt: Date, clientAddress?: string): Promise<void> {
+    await this.db.insert(accountTokens).values({ accountId, kind, tokenHash, expiresAt, clientAddress });
+  }
+
+  /**
+   * Counts one code against an open MFA challenge with attempts left, atomically (parallel
+   * guesses can't pass the cap): the one whose token hash is given, else the newest opened from
+   * `clientAddress`. Undefined when there is none.
+   */
+  async claimChallengeAttempt(
+    accountId: string,
+    by: { tokenHash: string } | { clientAddress: string },
+    now: Date,
+    maxAttempts: number,
+  ): Promise<{ id: string; attempts: number } | undefined> {
+    const open = and(
+      eq(accountTokens.accountId, accountId),
+      eq(accountTokens.kind, 'mfa_challenge'),
+      isNull(accountTokens.usedAt),
+      gt(accountTokens.expiresAt, now),
+      lt(accountTokens.attempts, maxAttempts),
+    );
+    const which =
+      'tokenHash' in by
+        ? eq(accountTokens.tokenHash, by.tokenHash)
+        : eq(
+            accountTokens.id,
+            sql`(SELECT id FROM account_tokens WHERE account_id = ${accountId} AND kind = 'mfa_challenge' AND used_at IS NULL
+                 AND expires_at > ${now.toISOString()}::timestamptz AND attempts < ${maxAttempts} AND client_address = ${by.clientAddress}
+                 ORDER BY created_at DESC LIMIT 1)`,
+          );
+    const [row] = await this.db
+      .update(accountTokens)
+      .set({ attempts: sql`${accountTokens.attempts} + 1` })
+      .where(and(open, which))
+      .returning({ id: accountTokens.id, attempts: accountTokens.attempts });
+    return row;
+  }
+
+  /** Gives a claimed attempt back (the code was never checked). */
+  async unclaimChallengeAttempt(id: string): Promise<void> {
+    await this.db.update(accountTokens).set({ attempts: sql`greatest(${accountTokens.attempts} - 1, 0)` }).where(eq(accountTokens.id, id));
+  }
+
+  /** Uses up one token (an MFA challenge that took too many wrong codes). */
+  async closeToken(id: string, now: Date): Promise<void> {
+    await this.db.update(accountTokens).set({ usedAt: now }).where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt)));
+  }
+
+  // ------------------------------------------------------------------ device tokens
+  /** The id of the account's device with this token hash, used within `ttlMs`. */
+  async findDevice(accountId: string, tokenHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ id: accountDevices.id })
+      .from(accountDevices)
+      .where(and(eq(accountDevices.accountId, accountId), eq(accountDevices.tokenHash, tokenHash), gt(accountDevices.lastUsedAt, new Date(now.getTime() - ttlMs))))
+      .limit(1);
+    return row?.id;
+  }
+
+  async touchDevice(id: string, now: Date): Promise<void> {
+    await this.db.update(accountDevices).set({ lastUsedAt: now }).where(eq(accountDevices.id, id));
+  }
+
+  /** Stores a new device and keeps only the account's `keep` most recently used. */
+  async addDevice(accountId: string, tokenHash: string, now: Date, keep: number): Promise<void> {
+    await this.db.insert(accountDevices).values({ accountId, tokenHash, createdAt: now, lastUsedAt: now });
+    const newest = this.db
+      .select({ id: accountDevices.id })
+      .from(accountDevices)
+      .where(eq(accountDevices.accountId, accountId))
+      .orderBy(desc(accountDevices.lastUsedAt), desc(accountDevices.createdAt))
+      .limit(keep);
+    await this.db.delete(accountDevices).where(and(eq(accountDevices.accountId, accountId), notInArray(accountDevices.id, newest)));
   }
 
   /** Marks a valid token used and returns its account id, atomically. */
@@ -67,22 +139,15 @@ export class AccountsRepository {
     return row?.accountId;
   }
 
-  async hasOpenToken(accountId: string, kind: AccountTokenKind, now: Date): Promise<boolean> {
-    const rows = await this.db
-      .select({ id: accountTokens.id })
+  /** The account holding a valid, unused token (without using it). */
+  async findByOpenToken(kind: AccountTokenKind, tokenHash: string, now: Date): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .select({ account: accounts })
       .from(accountTokens)
-      .where(and(eq(accountTokens.accountId, accountId), eq(accountTokens.kind, kind), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+      .innerJoin(accounts, eq(accounts.id, accountTokens.accountId))
+      .where(and(eq(accountTokens.kind, kind), eq(accountTokens.tokenHash, tokenHash), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
       .limit(1);
-    return rows.length > 0;
-  }
-
-  async hasOpenTokenHash(accountId: string, kind: AccountTokenKind, tokenHash: string, now: Date): Promise<boolean> {
-    const rows = await this.db
-      .select({ id: accountTokens.id })
-      .from(accountTokens)
-      .where(and(eq(accountTokens.accountId, accountId), eq(accountTokens.kind, kind), eq(accountTokens.tokenHash, tokenHash), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
-      .limit(1);
-    return rows.length > 0;
+    return row?.account;
   }
 
   /** Closes every open token of a kind (e.g. all MFA challenges once one succeeded). */

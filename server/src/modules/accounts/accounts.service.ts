@@ -6,6 +6,16 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
 import { Errors, AppError } from '../../http/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import {
+  DEVICE_TTL_MS,
+  DEVICES_KEPT,
+  MFA_CHALLENGE_ATTEMPTS,
+  MFA_FAILURE_POLICY,
+  RESET_REQUEST_POLICY,
+  SIGN_IN_POLICY,
+  guardBuckets,
+  isBurst,
+} from '../../lib/sign-in-guard';
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
@@ -32,6 +42,7 @@ export interface AccountsServiceDeps {
   rateLimiter: RateLimiter;
   clock: Clock;
   publicUrl: string;
+  log?: { warn(obj: object, msg: string): void };
 }
 
 export const MFA_TEXT = {
@@ -45,8 +56,7 @@ const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const MFA_FAILURES = { max: 5, windowSeconds: 5 * 60 };
 
-
-export type LoginResult = { kind: 'token'; token: string } | { kind: 'mfa'; mfaToken: string };
+export type LoginResult = { kind: 'token'; token: string; deviceToken: string } | { kind: 'mfa'; mfaToken: string };
 
 export class AccountsService {
   constructor(private readonly d: AccountsServiceDeps) {}
@@ -55,38 +65,60 @@ export class AccountsService {
     return this.d.tokens.sign({ sub: account.id, tv: account.tokenVersion, typ: 'developer' }, remember ? '30d' : '7d');
   }
 
-  async register(input: { name: string; email: string; password: string }, ip: string): Promise<string> {
+  async register(input: { name: string; email: string; password: string }, ip: string): Promise<{ token: string; deviceToken: string }> {
     await this.d.rateLimiter.hit({ key: `register:ip:${ip}`, max: 20, windowSeconds: 3600 });
     const name = input.name.trim();
     if (!name) throw Errors.validation('body/name must not be empty');
-    checkPassword(input.password);
     const email = input.email.trim();
+    checkPassword(input.password, 'password', { email, name });
     const passwordHash = await this.d.passwords.hash(input.password);
     const account = await this.d.repo.insert({ name, email, emailNormalized: normalizeEmail(email), passwordHash });
     if (!account) throw Errors.conflict('An account with this email already exists');
     // Verification mail is a courtesy here; a mail failure must not undo the sign-up.
     await this.sendVerification(account).catch(() => undefined);
-    return this.issue(account);
+    return { token: this.issue(account), deviceToken: await this.trustDevice(account.id) };
   }
 
-  async login(input: { email: string; password: string; remember?: boolean }, ip: string): Promise<LoginResult> {
+  /** The id of the account's device behind a presented device token, if it is valid. */
+  private async deviceOf(account: AccountRow | undefined, deviceToken: string | undefined): Promise<string | undefined> {
+    if (!account || !deviceToken) return undefined;
+    return this.d.repo.findDevice(account.id, sha256(deviceToken), this.d.clock.now(), DEVICE_TTL_MS);
+  }
+
+  /** After a complete sign-in: the presented device token again (refreshed), or a new one. */
+  private async trustDevice(accountId: string, presented?: string): Promise<string> {
+    const now = this.d.clock.now();
+    const known = presented ? await this.d.repo.findDevice(accountId, sha256(presented), now, DEVICE_TTL_MS) : undefined;
+    if (known && presented) {
+      await this.d.repo.touchDevice(known, now);
+      return presented;
+    }
+    const token = randomToken();
+    await this.d.repo.addDevice(accountId, sha256(token), now, DEVICES_KEPT);
+    return token;
+  }
+
+  async login(input: { email: string; password: string; remember?: boolean; device_token?: string }, ip: string): Promise<LoginResult> {
     const emailKey = normalizeEmail(input.email);
-    await this.d.rateLimiter.hit({ key: `login:ip:${ip}`, max: 30, windowSeconds: 15 * 60 });
-    const accountLimit = { key: `login:account:${emailKey}`, max: 10, windowSeconds: 15 * 60 };
-    await this.d.rateLimiter.check(accountLimit);
     const account = await this.d.repo.findByEmail(emailKey);
+    const deviceId = await this.deviceOf(account, input.device_token);
+    const guard = guardBuckets(SIGN_IN_POLICY, 'login', emailKey, ip, deviceId);
+    // Counted before the password is checked, so parallel guesses can't slip past a limit.
+    const ticket = await this.d.rateLimiter.attempt(guard.buckets);
     const ok = account ? await this.d.passwords.verify(input.password, account.passwordHash) : (await this.d.passwords.dummyVerify(input.password), false);
     if (!account || !ok) {
-      await this.d.rateLimiter.fail(accountLimit);
+      const failures = guard.accountKey ? ticket.counts[guard.accountKey] : undefined;
+      if (account && failures !== undefined && isBurst(failures))
+        this.d.log?.warn({ accountId: account.id, failures, clientAddress: ip }, 'security: sign-in failures burst');
       throw Errors.invalidCredentials();
     }
-    await this.d.rateLimiter.reset(accountLimit.key);
+    await ticket.succeeded(guard.clearOnSuccess);
     if (account.mfaEnabled) {
       const mfaToken = randomToken();
-      await this.d.repo.createToken(account.id, 'mfa_challenge', sha256(mfaToken), new Date(this.d.clock.now().getTime() + MFA_CHALLENGE_TTL_MS));
+      await this.d.repo.createToken(account.id, 'mfa_challenge', sha256(mfaToken), new Date(this.d.clock.now().getTime() + MFA_CHALLENGE_TTL_MS), ip);
       return { kind: 'mfa', mfaToken };
     }
-    return { kind: 'token', token: this.issue(account, input.remember) };
+    return { kind: 'token', token: this.issue(account, input.remember), deviceToken: await this.trustDevice(account.id, input.device_token) };
   }
 
   /** The account behind a valid, unexpired, unrevoked token of an existing account. */
@@ -103,27 +135,41 @@ export class AccountsService {
     return account;
   }
 
-  async verifyMfaLogin(input: { email: string; code: string; mfaToken?: string }, ip: string): Promise<string> {
+  /**
+   * The second step of a sign-in. A code counts only against a valid challenge: the one named by
+   * mfa_token, or without it the newest one opened from the same client address. Anyone else's
+   * wrong codes change nothing. A challenge takes MFA_CHALLENGE_ATTEMPTS wrong codes and is then
+   * used up (sign in again); wrong codes per account and address slow down like passwords do.
+   */
+  async verifyMfaLogin(
+    input: { email: string; code: string; mfaToken?: string; deviceToken?: string },
+    ip: string,
+  ): Promise<{ token: string; deviceToken: string }> {
     await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, max: 30, windowSeconds: 5 * 60 });
-    const emailKey = normalizeEmail(input.email);
-    const limit = { key: `mfa:account:${emailKey}`, ...MFA_FAILURES };
-    await this.d.rateLimiter.check(limit);
-    const account = await this.d.repo.findByEmail(emailKey);
+    const account = await this.d.repo.findByEmail(normalizeEmail(input.email));
+    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw new AppError(401, 'MFA_FAILED', MFA_TEXT.notFound);
     const now = this.d.clock.now();
-    const fail = async (message: string) => {
-      await this.d.rateLimiter.fail(limit);
-      return new AppError(401, 'MFA_FAILED', message);
-    };
-    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw await fail(MFA_TEXT.notFound);
-    // The code only completes a sign-in whose password step passed in the last 5 minutes.
-    const challengeOpen = input.mfaToken
-      ? await this.d.repo.hasOpenTokenHash(account.id, 'mfa_challenge', sha256(input.mfaToken), now)
-      : await this.d.repo.hasOpenToken(account.id, 'mfa_challenge', now);
-    if (!challengeOpen) throw await fail(MFA_TEXT.noChallenge);
-    if (!(await this.acceptSecondFactor(account, input.code))) throw await fail(MFA_TEXT.notFound);
+    const challenge = await this.d.repo.claimChallengeAttempt(
+      account.id,
+      input.mfaToken ? { tokenHash: sha256(input.mfaToken) } : { clientAddress: ip },
+      now,
+      MFA_CHALLENGE_ATTEMPTS,
+    );
+    if (!challenge) throw new AppError(401, 'MFA_FAILED', MFA_TEXT.noChallenge);
+    let ticket;
+    try {
+      ticket = await this.d.rateLimiter.attempt([{ key: `mfa:account-address:${account.id}:${ip}`, ...MFA_FAILURE_POLICY }]);
+    } catch (err) {
+      await this.d.repo.unclaimChallengeAttempt(challenge.id);
+      throw err;
+    }
+    if (!(await this.acceptSecondFactor(account, input.code))) {
+      if (challenge.attempts >= MFA_CHALLENGE_ATTEMPTS) await this.d.repo.closeToken(challenge.id, now);
+      throw new AppError(401, 'MFA_FAILED', MFA_TEXT.notFound);
+    }
+    await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
-    await this.d.rateLimiter.reset(limit.key);
-    return this.issue(account);
+    return { token: this.issue(account), deviceToken: await this.trustDevice(account.id, input.deviceToken) };
   }
 
   /** A TOTP code (each time step once) or an unused recovery code. */
@@ -173,19 +219,17 @@ export class AccountsService {
     return { message: 'Two-factor authentication disabled', mfa_enabled: false };
   }
 
-  /** Always resolves for a well-formed email; mails a link only when the account exists. */
-  async forgotPassword(email: string, ip: string): Promise<void> {
-    await this.d.rateLimiter.hit({ key: `forgot:ip:${ip}`, max: 10, windowSeconds: 15 * 60 });
+  /**
+   * Always resolves for a well-formed email; mails a link only when the account exists. Requests
+   * are throttled like sign-ins, keyed by the e-mail whether or not it has an account, so a 429
+   * says nothing about existence.
+   */
+  async forgotPassword(email: string, ip: string, deviceToken?: string): Promise<void> {
     const emailKey = normalizeEmail(email);
     const account = await this.d.repo.findByEmail(emailKey);
+    const deviceId = await this.deviceOf(account, deviceToken);
+    await this.d.rateLimiter.attempt(guardBuckets(RESET_REQUEST_POLICY, 'forgot', emailKey, ip, deviceId).buckets);
     if (!account) return;
-    // Per account the limit is silent: the answer must not differ from an unknown email's.
-    const perAccount = { key: `forgot:account:${account.id}`, max: 3, windowSeconds: 3600 };
-    try {
-      await this.d.rateLimiter.hit(perAccount);
-    } catch {
-      return;
-    }
     const token = randomToken();
     await this.d.repo.createToken(account.id, 'password_reset', sha256(token), new Date(this.d.clock.now().getTime() + RESET_TTL_MS));
     const link = `${this.d.publicUrl}/auth/reset-password/${token}`;
@@ -197,14 +241,18 @@ export class AccountsService {
   }
 
   async resetPassword(token: string, password: string): Promise<void> {
-    checkPassword(password);
     const now = this.d.clock.now();
+    // Checked before the link is used up, so a refused password leaves the link working.
+    const holder = await this.d.repo.findByOpenToken('password_reset', sha256(token), now);
+    if (!holder) throw Errors.badRequest('This reset link is invalid or has expired');
+    checkPassword(password, 'password', { email: holder.email, name: holder.name });
     const accountId = await this.d.repo.consumeToken('password_reset', sha256(token), now);
     if (!accountId) throw Errors.badRequest('This reset link is invalid or has expired');
     await this.d.repo.setPassword(accountId, await this.d.passwords.hash(password));
     await this.d.repo.closeTokens(accountId, 'password_reset', now);
     await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
-    await this.d.rateLimiter.reset(`login:account:${(await this.d.repo.findById(accountId))?.emailNormalized}`);
+    // The owner proved the mailbox: others' failures against the account no longer count.
+    await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, 'login', holder.emailNormalized, '').accountKey!);
   }
 
   async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
@@ -214,7 +262,7 @@ export class AccountsService {
       await this.d.rateLimiter.fail(limit);
       throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
     }
-    checkPassword(next, 'new_password');
+    checkPassword(next, 'new_password', { email: account.email, name: account.name });
     const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next));
     return this.issue(updated!);
   }

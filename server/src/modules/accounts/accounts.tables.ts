@@ -26,6 +26,10 @@ export const accountTokens = pgTable('account_tokens', {
   tokenHash: text('token_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
+  /** Codes tried against an MFA challenge; it is used up at MFA_CHALLENGE_ATTEMPTS. */
+  attempts: integer('attempts').notNull().default(0),
+  /** The client address that opened an MFA challenge. */
+  clientAddress: text('client_address'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -37,4 +41,13 @@ export const mfaRecoveryCodes = pgTable('mfa_recovery_codes', {
   codeHash: text('code_hash').notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Clients that completed a sign-in: exempt from the account-wide failure ceiling (0007). */
+export const accountDevices = pgTable('account_devices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -66,7 +66,7 @@ export function createAuthUsersHandlers(service: AuthUsersService, projects: Pro
     endUserGetCurrent: async (req) => endUserView(currentEndUser(req)),
 
     endUserRequestPasswordReset: async (req) => {
-      await service.requestReset(keyProject(req), req.body.email, req.ip);
+      await service.requestReset(keyProject(req), req.body.email, req.ip, req.body.device_token);
       return { message: true };
     },
 

@@ -1,11 +1,12 @@
 // Drizzle queries for a project's end users, their refresh tokens and one-time tokens, and the
 // project's auth settings. Every user query is scoped by project id. Single use and rotation are
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
 import {
   authSettings,
+  endUserDevices,
   endUserRefreshTokens,
   endUsers,
   endUserTokens,
@@ -16,19 +17,22 @@ import {
 export interface AuthSettings {
   allowedOrigins: string[];
   siteUrl: string | null;
+  blockCommonPasswords: boolean;
 }
+
+const settingsColumns = {
+  allowedOrigins: authSettings.allowedOrigins,
+  siteUrl: authSettings.siteUrl,
+  blockCommonPasswords: authSettings.blockCommonPasswords,
+};
 
 export class AuthUsersRepository {
   constructor(private readonly db: Db) {}
 
   // ------------------------------------------------------------------ settings
   async settings(projectId: string): Promise<AuthSettings> {
-    const [row] = await this.db
-      .select({ allowedOrigins: authSettings.allowedOrigins, siteUrl: authSettings.siteUrl })
-      .from(authSettings)
-      .where(eq(authSettings.projectId, projectId))
-      .limit(1);
-    return row ?? { allowedOrigins: [], siteUrl: null };
+    const [row] = await this.db.select(settingsColumns).from(authSettings).where(eq(authSettings.projectId, projectId)).limit(1);
+    return row ?? { allowedOrigins: [], siteUrl: null, blockCommonPasswords: true };
   }
 
   async saveSettings(projectId: string, values: Partial<AuthSettings>): Promise<AuthSettings> {
@@ -36,7 +40,7 @@ export class AuthUsersRepository {
       .insert(authSettings)
       .values({ projectId, ...values })
       .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: new Date() } })
-      .returning({ allowedOrigins: authSettings.allowedOrigins, siteUrl: authSettings.siteUrl });
+      .returning(settingsColumns);
     return row;
   }
 
@@ -204,6 +208,44 @@ export class AuthUsersRepository {
       .where(and(eq(endUserTokens.kind, kind), eq(endUserTokens.tokenHash, tokenHash), isNull(endUserTokens.usedAt), gt(endUserTokens.expiresAt, now)))
       .returning({ userId: endUserTokens.userId });
     return row?.userId;
+  }
+
+  /** The user holding a valid, unused token (without using it). */
+  async findByOpenToken(kind: EndUserTokenKind, tokenHash: string, now: Date): Promise<EndUserRow | undefined> {
+    const [row] = await this.db
+      .select({ user: endUsers })
+      .from(endUserTokens)
+      .innerJoin(endUsers, eq(endUsers.id, endUserTokens.userId))
+      .where(and(eq(endUserTokens.kind, kind), eq(endUserTokens.tokenHash, tokenHash), isNull(endUserTokens.usedAt), gt(endUserTokens.expiresAt, now)))
+      .limit(1);
+    return row?.user;
+  }
+
+  // ------------------------------------------------------------------ device tokens
+  /** The id of the user's device with this token hash, used within `ttlMs`. */
+  async findDevice(userId: string, tokenHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ id: endUserDevices.id })
+      .from(endUserDevices)
+      .where(and(eq(endUserDevices.userId, userId), eq(endUserDevices.tokenHash, tokenHash), gt(endUserDevices.lastUsedAt, new Date(now.getTime() - ttlMs))))
+      .limit(1);
+    return row?.id;
+  }
+
+  async touchDevice(id: string, now: Date): Promise<void> {
+    await this.db.update(endUserDevices).set({ lastUsedAt: now }).where(eq(endUserDevices.id, id));
+  }
+
+  /** Stores a new device and keeps only the user's `keep` most recently used. */
+  async addDevice(userId: string, tokenHash: string, now: Date, keep: number): Promise<void> {
+    await this.db.insert(endUserDevices).values({ userId, tokenHash, createdAt: now, lastUsedAt: now });
+    const newest = this.db
+      .select({ id: endUserDevices.id })
+      .from(endUserDevices)
+      .where(eq(endUserDevices.userId, userId))
+      .orderBy(desc(endUserDevices.lastUsedAt), desc(endUserDevices.createdAt))
+      .limit(keep);
+    await this.db.delete(endUserDevices).where(and(eq(endUserDevices.userId, userId), notInArray(endUserDevices.id, newest)));
   }
 
   async closeTokens(userId: string, kind: EndUserTokenKind, now: Date): Promise<void> {

@@ -8,6 +8,7 @@ import type { Limit, RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import { DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../../lib/sign-in-guard';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
@@ -18,14 +19,12 @@ const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Limits, all keyed by project too: one project's traffic never throttles another's users. */
+/**
+ * Fixed-window limits, all keyed by project too: one project's traffic never throttles another's
+ * users. Failed sign-ins and reset requests are counted by lib/sign-in-guard (growing waits).
+ */
 export const LIMITS = {
-  signInPerIp: { max: 100, windowSeconds: 15 * 60 },
-  /** Failed sign-ins per email (known or not), cleared by a success. */
-  signInFailuresPerUser: { max: 10, windowSeconds: 15 * 60 },
   signUpPerIp: { max: 30, windowSeconds: 5 * 60 },
-  recoverPerIp: { max: 10, windowSeconds: 15 * 60 },
-  recoverPerUser: { max: 3, windowSeconds: 60 * 60 },
   resetPerIp: { max: 20, windowSeconds: 15 * 60 },
   verifyMailPerUser: { max: 5, windowSeconds: 60 * 60 },
   consoleResetPerUser: { max: 5, windowSeconds: 60 * 60 },
@@ -48,6 +47,7 @@ export interface EndUserSession {
   token_type: 'bearer';
   expires_in: number;
   user: ReturnType<typeof endUserView>;
+  device_token?: string;
 }
 
 export const INVALID_REFRESH = 'Invalid refresh token';
@@ -81,7 +81,7 @@ export class AuthUsersService {
 
   private async create(project: ProjectRow, input: { email: string; password: string }, lastLogin?: Date): Promise<EndUserRow> {
     const email = input.email.trim();
-    checkPassword(input.password);
+    await this.checkPassword(project.id, input.password, email);
     const passwordHash = await this.d.passwords.hash(input.password);
     const user = await this.d.repo.insert({ projectId: project.id, email, emailNormalized: normalizeEmail(email), passwordHash, lastLogin });
     if (!user) throw Errors.conflict('A user with this email already exists in this project');
@@ -108,13 +108,39 @@ export class AuthUsersService {
     await this.mailReset(project, user);
   }
 
-  async settings(project: ProjectRow, input: { allowed_origins?: string[]; site_url?: string | null } = {}) {
+  async settings(project: ProjectRow, input: { allowed_origins?: string[]; site_url?: string | null; block_common_passwords?: boolean } = {}) {
     const update: Partial<AuthSettings> = {};
     if (input.allowed_origins !== undefined) update.allowedOrigins = input.allowed_origins.map((o, i) => normalizeOrigin(o, i));
     if (input.site_url !== undefined) update.siteUrl = normalizeSiteUrl(input.site_url);
+    if (input.block_common_passwords !== undefined) update.blockCommonPasswords = input.block_common_passwords;
     if (update.allowedOrigins) update.allowedOrigins = [...new Set(update.allowedOrigins)];
     const s = Object.keys(update).length ? await this.d.repo.saveSettings(project.id, update) : await this.d.repo.settings(project.id);
-    return { allowed_origins: s.allowedOrigins, site_url: s.siteUrl };
+    return { allowed_origins: s.allowedOrigins, site_url: s.siteUrl, block_common_passwords: s.blockCommonPasswords };
+  }
+
+  /** The platform's password rules under the project's policy (common passwords and the e-mail refused unless switched off). */
+  private async checkPassword(projectId: string, password: string, email: string): Promise<void> {
+    const { blockCommonPasswords } = await this.d.repo.settings(projectId);
+    checkPassword(password, 'password', { email }, { blockGuessable: blockCommonPasswords });
+  }
+
+  // ================================================================== devices
+  private async deviceOf(user: EndUserRow | undefined, deviceToken: string | undefined): Promise<string | undefined> {
+    if (!user || !deviceToken) return undefined;
+    return this.d.repo.findDevice(user.id, sha256(deviceToken), this.now(), DEVICE_TTL_MS);
+  }
+
+  /** After a sign-in (or sign-up): the presented device token again (refreshed), or a new one. */
+  private async trustDevice(userId: string, presented?: string): Promise<string> {
+    const now = this.now();
+    const known = presented ? await this.d.repo.findDevice(userId, sha256(presented), now, DEVICE_TTL_MS) : undefined;
+    if (known && presented) {
+      await this.d.repo.touchDevice(known, now);
+      return presented;
+    }
+    const token = randomToken();
+    await this.d.repo.addDevice(userId, sha256(token), now, DEVICES_KEPT);
+    return token;
   }
 
   // ================================================================== app side
@@ -143,24 +169,26 @@ export class AuthUsersService {
   async signUp(project: ProjectRow, input: { email: string; password: string }, ip: string): Promise<EndUserSession> {
     await this.d.rateLimiter.hit(this.limit('signUpPerIp', project, ip));
     const user = await this.create(project, input, this.now());
-    return this.session(project, user);
+    return { ...(await this.session(project, user)), device_token: await this.trustDevice(user.id) };
   }
 
-  async signIn(project: ProjectRow, input: { email: string; password: string }, ip: string): Promise<EndUserSession> {
+  /** Throttled like developer sign-ins (lib/sign-in-guard), per project; keyed by the email, known or not. */
+  async signIn(project: ProjectRow, input: { email: string; password: string; device_token?: string }, ip: string): Promise<EndUserSession> {
     const emailKey = normalizeEmail(input.email);
-    await this.d.rateLimiter.hit(this.limit('signInPerIp', project, ip));
-    // Keyed by the email, not the row: an unknown email is throttled exactly like a known one.
-    const perUser = this.limit('signInFailuresPerUser', project, emailKey);
-    await this.d.rateLimiter.check(perUser);
     const user = await this.d.repo.findByEmail(project.id, emailKey);
+    const deviceId = await this.deviceOf(user, input.device_token);
+    const guard = guardBuckets(SIGN_IN_POLICY, `enduser-login:${project.id}`, emailKey, ip, deviceId);
+    const ticket = await this.d.rateLimiter.attempt(guard.buckets);
     const ok = user ? await this.d.passwords.verify(input.password, user.passwordHash) : (await this.d.passwords.dummyVerify(input.password), false);
     if (!user || !ok) {
-      await this.d.rateLimiter.fail(perUser);
+      const failures = guard.accountKey ? ticket.counts[guard.accountKey] : undefined;
+      if (user && failures !== undefined && isBurst(failures))
+        this.d.log?.warn({ projectId: project.id, userId: user.id, failures, clientAddress: ip }, 'security: end-user sign-in failures burst');
       throw Errors.invalidCredentials();
     }
-    await this.d.rateLimiter.reset(perUser.key);
+    await ticket.succeeded(guard.clearOnSuccess);
     const updated = await this.d.repo.touchLastLogin(user.id, this.now());
-    return this.session(project, updated);
+    return { ...(await this.session(project, updated)), device_token: await this.trustDevice(user.id, input.device_token) };
   }
 
   /**
@@ -202,31 +230,34 @@ export class AuthUsersService {
     return user;
   }
 
-  /** Always resolves for a well-formed email; mails a link only when the user exists. */
-  async requestReset(project: ProjectRow, email: string, ip: string): Promise<void> {
-    await this.d.rateLimiter.hit(this.limit('recoverPerIp', project, ip));
-    const user = await this.d.repo.findByEmail(project.id, normalizeEmail(email));
+  /**
+   * Always resolves for a well-formed email; mails a link only when the user exists. Throttled
+   * like sign-ins and keyed by the email whether or not it has a user, so a 429 reveals nothing.
+   */
+  async requestReset(project: ProjectRow, email: string, ip: string, deviceToken?: string): Promise<void> {
+    const emailKey = normalizeEmail(email);
+    const user = await this.d.repo.findByEmail(project.id, emailKey);
+    const deviceId = await this.deviceOf(user, deviceToken);
+    await this.d.rateLimiter.attempt(guardBuckets(RESET_REQUEST_POLICY, `enduser-recover:${project.id}`, emailKey, ip, deviceId).buckets);
     if (!user) return;
-    // Silent per user: the answer must not differ from an unknown email's.
-    try {
-      await this.d.rateLimiter.hit(this.limit('recoverPerUser', project, user.id));
-    } catch {
-      return;
-    }
     await this.mailReset(project, user);
   }
 
   /** Sets the password from a reset token; the token's row names the user and so the project. */
   async resetPassword(token: string, password: string, ip: string): Promise<string> {
     await this.d.rateLimiter.hit({ key: `enduser-reset:ip:${ip}`, ...LIMITS.resetPerIp });
-    checkPassword(password);
     const now = this.now();
+    // The project's rules apply, and a refused password leaves the link working.
+    const holder = await this.d.repo.findByOpenToken('password_reset', sha256(token), now);
+    if (!holder) throw Errors.badRequest('This reset link is invalid or has expired');
+    await this.checkPassword(holder.projectId, password, holder.email);
     const userId = await this.d.repo.consumeToken('password_reset', sha256(token), now);
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) throw Errors.badRequest('This reset link is invalid or has expired');
     await this.d.repo.setPassword(user.id, await this.d.passwords.hash(password), now);
     await this.d.repo.closeTokens(user.id, 'password_reset', now);
-    await this.d.rateLimiter.reset(this.limit('signInFailuresPerUser', { id: user.projectId }, user.emailNormalized).key);
+    // The user proved the mailbox: others' failures against the account no longer count.
+    await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, `enduser-login:${user.projectId}`, user.emailNormalized, '').accountKey!);
     return user.projectId;
   }
 

@@ -1,10 +1,11 @@
-import { pgTable, uuid, text, timestamp, integer, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, integer, boolean, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables';
 
 export const authSettings = pgTable('auth_settings', {
   projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
   allowedOrigins: text('allowed_origins').array().notNull().default([]),
   siteUrl: text('site_url'),
+  blockCommonPasswords: boolean('block_common_passwords').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -57,3 +58,12 @@ export const endUserTokens = pgTable('end_user_tokens', {
 });
 
 export type EndUserTokenKind = (typeof endUserTokens.$inferSelect)['kind'];
+
+/** End users' clients that completed a sign-in: exempt from the per-user failure ceiling (0007). */
+export const endUserDevices = pgTable('end_user_devices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => endUsers.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+});

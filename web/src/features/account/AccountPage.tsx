@@ -22,6 +22,7 @@ import { formatDate } from '../../lib/format';
 import { setSession } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { MfaCodeInput, emptyCode } from '../auth/MfaCodeInput';
+import { PasswordStrength } from '../auth/PasswordStrength';
 
 const ACCOUNT_KEY = ['/account-details'];
 
@@ -116,7 +117,7 @@ function Profile({ account }: { account: Account }) {
   );
 }
 
-function ChangePassword({ email }: { email: string }) {
+function ChangePassword({ email, name }: { email: string; name: string }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -149,6 +150,7 @@ function ChangePassword({ email }: { email: string }) {
       <form className="form" onSubmit={onSubmit}>
         <TextField label="Current password" type="password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
         <TextField label="New password" type="password" required autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+        <PasswordStrength password={next} userInputs={[email, name]} />
         <TextField label="Confirm new password" type="password" required autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         {error && (
           <p className="form-error" role="alert">
@@ -403,7 +405,7 @@ export default function AccountPage() {
       ) : (
         <div className="stack">
           <Profile account={account.data} />
-          <ChangePassword email={account.data.email} />
+          <ChangePassword email={account.data.email} name={account.data.name} />
           <TwoFactor account={account.data} />
           <Notifications />
           <Billing plan={account.data.plan} />

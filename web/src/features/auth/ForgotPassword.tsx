@@ -6,6 +6,7 @@ import { TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { deviceTokenField } from './deviceToken';
 
 export default function ForgotPassword() {
   usePageTitle('Forgot password');
@@ -19,7 +20,7 @@ export default function ForgotPassword() {
     setError(null);
     const address = email.trim();
     forgot.mutate(
-      { data: { email: address } },
+      { data: { email: address, ...deviceTokenField(address) } },
       {
         onSuccess: (res) => {
           if (res.message === true) setSentTo(address);

@@ -6,6 +6,7 @@ import { TextField } from '../../components/Field';
 import { setMfaPending, setSession, clearMfaPending } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { deviceTokenField, keepDeviceToken } from './deviceToken';
 
 export default function Login() {
   usePageTitle('Sign in');
@@ -21,7 +22,7 @@ export default function Login() {
     setError(null);
     const address = email.trim();
     login.mutate(
-      { data: { email: address, password, remember } },
+      { data: { email: address, password, remember, ...deviceTokenField(address) } },
       {
         onSuccess: (res) => {
           if (res.message === 'mfa') {
@@ -29,6 +30,7 @@ export default function Login() {
             navigate('/auth/mfa');
           } else if (res.token) {
             clearMfaPending();
+            keepDeviceToken(address, res.device_token);
             setSession(res.token, address);
             navigate('/dashboard');
           } else {

@@ -7,6 +7,7 @@ import { clearMfaPending, getMfaPending, setSession } from '../../lib/session';
 import { useLoopingCountdown } from '../../lib/useCountdown';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { deviceTokenField, keepDeviceToken } from './deviceToken';
 import { MfaCodeInput, emptyCode } from './MfaCodeInput';
 
 export const MFA_COUNTDOWN_SECONDS = 30;
@@ -39,10 +40,11 @@ export default function Mfa() {
       return;
     }
     verify.mutate(
-      { data: { email: pending.email, mfa_code: code, ...(pending.mfaToken ? { mfa_token: pending.mfaToken } : {}) } },
+      { data: { email: pending.email, mfa_code: code, ...(pending.mfaToken ? { mfa_token: pending.mfaToken } : {}), ...deviceTokenField(pending.email) } },
       {
         onSuccess: (res) => {
           if (res.message === 'verified' && res.token) {
+            keepDeviceToken(pending.email, res.device_token);
             setSession(res.token, pending.email ?? undefined);
             clearMfaPending();
             navigate('/console');

@@ -6,6 +6,7 @@ import { TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { PasswordStrength } from './PasswordStrength';
 
 export default function ResetPassword() {
   usePageTitle('Choose a new password');
@@ -54,6 +55,7 @@ export default function ResetPassword() {
           </p>
         )}
         <TextField label="New password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <PasswordStrength password={password} />
         <TextField label="Confirm new password" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         <button type="submit" className="btn btn-primary btn-block" disabled={reset.isPending || !token}>
           {reset.isPending ? 'Saving...' : 'Set new password'}

@@ -6,6 +6,8 @@ import { TextField } from '../../components/Field';
 import { setSession } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { keepDeviceToken } from './deviceToken';
+import { PasswordStrength } from './PasswordStrength';
 
 export default function Signup() {
   usePageTitle('Create account');
@@ -25,6 +27,7 @@ export default function Signup() {
       {
         onSuccess: (res) => {
           if (res.token) {
+            keepDeviceToken(address, res.device_token);
             setSession(res.token, address);
             navigate('/console');
           } else setError(res.message || 'Sign up failed');
@@ -53,6 +56,7 @@ export default function Signup() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        <PasswordStrength password={password} userInputs={[email, name]} />
         <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create account'}
         </button>

@@ -38,7 +38,7 @@ it('saves the origins and the site URL, shows a toast and the saved values', asy
   fireEvent.change(screen.getByLabelText('Site URL'), { target: { value: ' ' } });
   fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
   expect(await screen.findByText('Settings saved')).toBeTruthy();
-  expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toEqual({ allowed_origins: ['https://app.example.com'], site_url: null });
+  expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toEqual({ allowed_origins: ['https://app.example.com'], site_url: null, block_common_passwords: true });
   await waitFor(() => expect((screen.getByLabelText('Allowed CORS origins') as HTMLTextAreaElement).value).toBe('https://app.example.com'));
 });
 
@@ -61,4 +61,20 @@ it('shows the app API base of this origin and a sign-in example with the x-api-k
   expect(screen.getByRole('button', { name: 'Copy App API base URL' })).toBeTruthy();
   expect(signInSnippet('https://h/api/auth/v1')).toContain("curl -X POST https://h/api/auth/v1/signin");
   expect(screen.getByText(/x-api-key: <Authentication API Key>/)).toBeTruthy();
+});
+
+it('shows the guessable-password setting and saves it switched off', async () => {
+  const fetchMock = mockFetch((_path, body) => {
+    const b = body as { allowed_origins?: string[]; block_common_passwords?: boolean };
+    if (!b || !b.allowed_origins) return { body: { allowed_origins: [], site_url: null, block_common_passwords: true } };
+    return { body: { allowed_origins: b.allowed_origins, site_url: null, block_common_passwords: b.block_common_passwords } };
+  });
+  renderWithProviders(<AuthSettingsPanel projectId="p1" />);
+  const box = (await screen.findByLabelText('Refuse guessable passwords')) as HTMLInputElement;
+  expect(box.checked).toBe(true);
+  fireEvent.click(box);
+  fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+  expect(await screen.findByText('Settings saved')).toBeTruthy();
+  expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toMatchObject({ block_common_passwords: false });
+  await waitFor(() => expect((screen.getByLabelText('Refuse guessable passwords') as HTMLInputElement).checked).toBe(false));
 });

@@ -63,6 +63,8 @@ function AppApiInfo({ projectId }: { projectId: string }) {
 function SettingsForm({ projectId, settings }: { projectId: string; settings: AuthSettings }) {
   const [origins, setOrigins] = useState(settings.allowed_origins.join('\n'));
   const [siteUrl, setSiteUrl] = useState(settings.site_url ?? '');
+  const [blockCommon, setBlockCommon] = useState(settings.block_common_passwords ?? true);
+  const blockCommonId = useId();
   const [originsError, setOriginsError] = useState<string | null>(null);
   const [siteUrlError, setSiteUrlError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +81,7 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Au
     setSiteUrlError(urlError);
     if (parsed.error !== null || urlError) return;
     save.mutate(
-      { projectId, data: { allowed_origins: parsed.origins, site_url: siteUrl.trim() || null } },
+      { projectId, data: { allowed_origins: parsed.origins, site_url: siteUrl.trim() || null, block_common_passwords: blockCommon } },
       {
         onSuccess: (saved) => {
           toast.success('Settings saved');
@@ -126,6 +128,22 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Au
           </>
         }
       />
+      <div className="field">
+        <label className="checkbox" htmlFor={blockCommonId}>
+          <input
+            id={blockCommonId}
+            type="checkbox"
+            checked={blockCommon}
+            aria-describedby={`${blockCommonId}-hint`}
+            onChange={(e) => setBlockCommon(e.target.checked)}
+          />{' '}
+          Refuse guessable passwords
+        </label>
+        <p id={`${blockCommonId}-hint`} className="field-hint">
+          Your users&apos; passwords must not be one of the 10,000 most common passwords nor contain their email address. Every
+          password needs at least 8 characters either way.
+        </p>
+      </div>
       {error && (
         <p className="form-error" role="alert">
           {error}

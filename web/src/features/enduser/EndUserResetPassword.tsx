@@ -8,6 +8,7 @@ import { TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { END_USER_PASSWORD_MIN, validateNewPassword } from '../../lib/validation';
 import { AuthCard } from '../auth/AuthLayout';
+import { PasswordStrength } from '../auth/PasswordStrength';
 import { useEndUserTitle } from './EndUserLayout';
 
 export const RESET_DONE_TEXT = 'Your password has been changed. You can sign in to the app with your new password.';
@@ -81,6 +82,7 @@ export default function EndUserResetPassword() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        <PasswordStrength password={password} />
         <TextField
           label="Confirm new password"
           type="password"

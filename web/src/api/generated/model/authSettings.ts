@@ -13,4 +13,6 @@ export interface AuthSettings {
    * @nullable
    */
   site_url?: string | null;
+  /** Refuse the 10,000 most common passwords and passwords containing the user's e-mail address (default true). */
+  block_common_passwords?: boolean;
 }

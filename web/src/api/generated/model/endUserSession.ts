@@ -12,4 +12,6 @@ export interface EndUserSession {
   token_type: EndUserSessionTokenType;
   expires_in: number;
   user: EndUser;
+  /** Keep it and send it with later sign-ins and reset requests of this user: they then never meet the failure ceiling that others filled. */
+  device_token?: string;
 }

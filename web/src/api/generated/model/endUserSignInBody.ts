@@ -5,8 +5,10 @@
  */
 import type { Email } from './email';
 import type { Password } from './password';
+import type { DeviceToken } from './deviceToken';
 
 export type EndUserSignInBody = {
   email: Email;
   password: Password;
+  device_token?: DeviceToken;
 };

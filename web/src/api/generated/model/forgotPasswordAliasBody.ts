@@ -4,7 +4,9 @@
  * Hostbase platform API 0.1.0
  */
 import type { Email } from './email';
+import type { DeviceToken } from './deviceToken';
 
 export type ForgotPasswordAliasBody = {
   email: Email;
+  device_token?: DeviceToken;
 };

@@ -35,6 +35,7 @@ export * from './deleteObjectsBody';
 export * from './deleteProjectBody';
 export * from './deployment';
 export * from './deploymentStatus';
+export * from './deviceToken';
 export * from './dnsRecord';
 export * from './downloadObjectDownload';
 export * from './downloadObjectParams';

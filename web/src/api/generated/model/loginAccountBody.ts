@@ -5,9 +5,11 @@
  */
 import type { Email } from './email';
 import type { Password } from './password';
+import type { DeviceToken } from './deviceToken';
 
 export type LoginAccountBody = {
   email: Email;
   password: Password;
   remember?: boolean;
+  device_token?: DeviceToken;
 };

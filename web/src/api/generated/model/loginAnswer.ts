@@ -10,4 +10,6 @@ export interface LoginAnswer {
   token?: string;
   /** Binds the following verifyMFACode call to this password check. */
   mfa_token?: string;
+  /** Sent after a complete sign-in; the client keeps it and sends it with later sign-ins of this account, which then never meet the failure ceiling that others filled. */
+  device_token?: string;
 }

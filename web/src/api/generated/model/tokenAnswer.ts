@@ -8,4 +8,6 @@ export interface TokenAnswer {
   status?: number;
   message: string;
   token: string;
+  /** Sent after a complete sign-in; the client keeps it and sends it with later sign-ins of this account, which then never meet the failure ceiling that others filled. */
+  device_token?: string;
 }

@@ -12,4 +12,5 @@ export type UpdateAuthSettingsBody = {
    * @nullable
    */
   site_url?: string | null;
+  block_common_passwords?: boolean;
 };

@@ -4,6 +4,7 @@
  * Hostbase platform API 0.1.0
  */
 import type { Email } from './email';
+import type { DeviceToken } from './deviceToken';
 
 export type VerifyMfaCodeAliasBody = {
   email: Email;
@@ -13,6 +14,10 @@ export type VerifyMfaCodeAliasBody = {
    * @maxLength 32
    */
   mfa_code: string;
-  /** @maxLength 256 */
+  /**
+   * The mfa_token of the sign-in; without it the code may only complete a sign-in started from the same client address.
+   * @maxLength 256
+   */
   mfa_token?: string;
+  device_token?: DeviceToken;
 };
