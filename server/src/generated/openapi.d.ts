@@ -1205,6 +1205,11 @@ export interface components {
             mfa_token?: string;
             token?: string;
         };
+        /**
+         * @description A mailbox password: at least 8 characters, with an uppercase letter, a lowercase letter, a
+         *     digit and one of ! @ # $ % ^ & *.
+         */
+        MailboxPassword: string;
         Message: {
             message: string;
         };
@@ -1217,6 +1222,14 @@ export interface components {
             /** @description Base32 TOTP secret, shown once at enrollment. */
             secret?: string;
         };
+        /** @description A person's name; trimmed, and must not be only spaces. */
+        Name: string;
+        /**
+         * @description A new password (sign-up, reset, change; a project's end users too): at least 8 characters
+         *     (counted as Unicode code points) and at most 1024. The server also refuses very common
+         *     passwords and ones that contain the e-mail's local part or the name (400 with the reason).
+         */
+        NewPassword: string;
         Order: {
             /** @description Smallest currency unit (paise). */
             amount: number;
@@ -1228,9 +1241,15 @@ export interface components {
             /** @enum {string} */
             status: "created" | "paid" | "failed";
         };
+        /**
+         * @description An exact origin, scheme://host[:port] with http or https, no path, wildcard or credentials, the
+         *     way a browser sends it in Origin (a default port such as :443 is left out). A trailing slash is dropped.
+         */
+        Origin: string;
         Pagination: {
             page?: number;
         };
+        /** @description A password as typed at sign-in (or the current password); the rules for new ones are NewPassword's. */
         Password: string;
         Project: {
             /** Format: date-time */
@@ -1284,6 +1303,12 @@ export interface components {
                 requests: number;
             }[];
         };
+        /**
+         * @description Base URL of the developer's app for reset and verification links: http or https, a host, an
+         *     optional port and path, no query, fragment or credentials; stored without a trailing slash.
+         *     An empty string or null clears it.
+         */
+        SiteUrl: string | null;
         SmtpDomainDetails: {
             /** Format: date-time */
             date: string | null;
@@ -1306,6 +1331,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description A DNS label: 3 to 63 characters, letters, digits and inner hyphens (the server trims it and
+         *     compares it in lower case). Some names are reserved for the platform (409).
+         */
+        Subdomain: string;
         TokenAnswer: {
             message: string;
             status?: number;
@@ -1313,8 +1343,130 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request breaks a rule of this contract; the message names the field ("body/name must …").
+         *     Among them: malformed JSON, a wrong type, a value out of its range or pattern, and text
+         *     PostgreSQL cannot store: a NUL character (`\u0000`) or a lone UTF-16 surrogate, anywhere in a
+         *     JSON body, a query or path value, or a multipart field or file name.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state (taken, reserved, already done). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An error with a human-readable message. */
         Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists under another method; `Allow` lists the methods it answers. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The path's methods, e.g. "POST". */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource does not exist or is not the caller's. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The operation is in the contract but not implemented by this server yet. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
+         *     100 MiB by default) or the plan's storage quota. The message names the limit.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The Range header asks for bytes outside the object; `Content-Range` gives its size. */
+        RangeNotSatisfiable: {
+            headers: {
+                /** @description "bytes *\/{size}" */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request's headers or body did not arrive in time (slow client); the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many attempts from this client or for this account; `Retry-After` says when to try again. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing, invalid or expired credentials for this operation's security scheme (or wrong credentials in the body). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body's Content-Type is not the one this operation takes (application/json, or multipart/form-data for uploads). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A path parameter is longer than 256 characters (the router's limit; each parameter's own maxLength is a 400). */
+        UriTooLong: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1344,7 +1496,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description When given, the profile name is updated. */
-                    name?: string;
+                    name?: components["schemas"]["Name"];
                 };
             };
         };
@@ -1358,8 +1510,12 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserRequestPasswordReset: {
@@ -1388,9 +1544,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserRefresh: {
@@ -1417,8 +1577,12 @@ export interface operations {
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserResetPassword: {
@@ -1431,7 +1595,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                     token: string;
                 };
             };
@@ -1446,8 +1610,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserSignIn: {
@@ -1475,9 +1643,13 @@ export interface operations {
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserSignOut: {
@@ -1504,8 +1676,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserSignUp: {
@@ -1519,7 +1695,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -1533,10 +1709,14 @@ export interface operations {
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserGetCurrent: {
@@ -1557,7 +1737,9 @@ export interface operations {
                     "application/json": components["schemas"]["EndUser"];
                 };
             };
-            401: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
         };
     };
     endUserConfirmEmail: {
@@ -1584,7 +1766,11 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserSendVerification: {
@@ -1605,8 +1791,13 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     changePassword: {
@@ -1620,7 +1811,7 @@ export interface operations {
             content: {
                 "application/json": {
                     current_password: components["schemas"]["Password"];
-                    new_password: components["schemas"]["Password"];
+                    new_password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -1634,9 +1825,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     checkSubdomain: {
@@ -1668,8 +1863,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     submitContactMessage: {
@@ -1683,8 +1882,9 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
+                    /** @description Trimmed; must not be only spaces. */
                     message: string;
-                    name: string;
+                    name: components["schemas"]["Name"];
                 };
             };
         };
@@ -1698,8 +1898,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createProjectAlias: {
@@ -1713,8 +1917,9 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
+                    /** @description Trimmed; must not be only spaces. */
                     projectName: string;
-                    subdomain: string;
+                    subdomain: components["schemas"]["Subdomain"];
                 };
             };
         };
@@ -1731,9 +1936,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createOrder: {
@@ -1761,8 +1970,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createProject: {
@@ -1776,8 +1990,9 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
+                    /** @description Trimmed; must not be only spaces. */
                     projectName: string;
-                    subdomain: string;
+                    subdomain: components["schemas"]["Subdomain"];
                 };
             };
         };
@@ -1794,9 +2009,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getDeveloper: {
@@ -1819,8 +2038,12 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     getEmailVerified: {
@@ -1844,7 +2067,12 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     forgotPassword: {
@@ -1873,8 +2101,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     forgotPasswordAlias: {
@@ -1903,8 +2135,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getHealth: {
@@ -1925,6 +2161,8 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             /** @description Database down */
             503: {
                 headers: {
@@ -1954,7 +2192,12 @@ export interface operations {
                     "application/json": components["schemas"]["Site"][];
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     startPayment: {
@@ -1982,8 +2225,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     addAuthUser: {
@@ -1999,7 +2247,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2013,10 +2261,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteAuthUser: {
@@ -2046,9 +2299,14 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     resetAuthUserPassword: {
@@ -2078,9 +2336,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateAuthSettings: {
@@ -2095,8 +2359,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    allowed_origins?: string[];
-                    site_url?: string | null;
+                    allowed_origins?: components["schemas"]["Origin"][];
+                    site_url?: components["schemas"]["SiteUrl"];
                 };
             };
         };
@@ -2110,9 +2374,14 @@ export interface operations {
                     "application/json": components["schemas"]["AuthSettings"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listAuthUsers: {
@@ -2139,9 +2408,14 @@ export interface operations {
                     "application/json": components["schemas"]["AuthUserList"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getAuthenticationDetails: {
@@ -2166,8 +2440,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getBucketDetails: {
@@ -2194,8 +2474,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getContainerStats: {
@@ -2225,8 +2511,14 @@ export interface operations {
                     "application/json": components["schemas"]["ContainerStats"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteProject: {
@@ -2241,7 +2533,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Must equal the project's subdomain. */
+                    /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
                     confirm: string;
                 };
             };
@@ -2256,9 +2548,14 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDeployments: {
@@ -2284,8 +2581,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     activateDeployment: {
@@ -2312,9 +2615,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getDeploymentLogs: {
@@ -2341,8 +2649,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getSiteTraffic: {
@@ -2365,8 +2679,14 @@ export interface operations {
                     "application/json": components["schemas"]["SiteTraffic"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteObjects: {
@@ -2398,9 +2718,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listObjects: {
@@ -2427,9 +2752,14 @@ export interface operations {
                     "application/json": components["schemas"]["FileList"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     uploadObject: {
@@ -2444,8 +2774,12 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
+                     */
                     file: string;
+                    /** @description When given, must equal the project in the path (else 400). */
                     project_id?: string;
                 };
             };
@@ -2463,10 +2797,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            413: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     rotateProjectKey: {
@@ -2499,9 +2837,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listSmtpAccounts: {
@@ -2530,9 +2873,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmailAccount"][];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     addSmtpAccount: {
@@ -2550,7 +2899,7 @@ export interface operations {
                     domain: string;
                     /** @description The username (text before any @). */
                     email: string;
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["MailboxPassword"];
                 };
             };
         };
@@ -2564,10 +2913,16 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     addSmtpDomain: {
@@ -2596,10 +2951,16 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     changeSmtpAccountPassword: {
@@ -2615,7 +2976,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["MailboxPassword"];
                 };
             };
         };
@@ -2629,9 +2990,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     removeSmtpAccount: {
@@ -2660,9 +3027,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     removeSmtpDomain: {
@@ -2691,9 +3064,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getSmtpDomainDetails: {
@@ -2722,8 +3101,15 @@ export interface operations {
                     "application/json": components["schemas"]["SmtpDomainDetails"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     verifySmtpDomain: {
@@ -2752,9 +3138,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     uploadSiteZip: {
@@ -2769,9 +3161,14 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description Ignored (the project's domain is used). */
                     domain?: string;
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, else 413 or 400.
+                     */
                     file: string;
+                    /** @description Ignored (the project in the path is used). */
                     projectId?: string;
                     type: components["schemas"]["ProjectType"];
                 };
@@ -2790,10 +3187,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            413: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getProjectDetails: {
@@ -2820,9 +3221,13 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectDetails"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listProjects: {
@@ -2843,7 +3248,12 @@ export interface operations {
                     "application/json": components["schemas"]["Project"][];
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     registerAccount: {
@@ -2857,8 +3267,8 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    name: string;
-                    password: components["schemas"]["Password"];
+                    name: components["schemas"]["Name"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2872,9 +3282,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     resetPassword: {
@@ -2889,7 +3303,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2903,7 +3317,13 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadObject: {
@@ -2920,22 +3340,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes */
+            /** @description The bytes, with the Content-Type stored at upload */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
-            /** @description A range */
+            /** @description A range, with the Content-Type stored at upload */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Not modified */
@@ -2945,8 +3365,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            404: components["responses"]["Error"];
-            416: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     sendEmailVerification: {
@@ -2967,8 +3391,13 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     bucketListObjects: {
@@ -2991,7 +3420,10 @@ export interface operations {
                     "application/json": components["schemas"]["FileList"];
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
         };
     };
     bucketUploadObject: {
@@ -3004,7 +3436,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
+                     */
                     file: string;
                 };
             };
@@ -3022,9 +3457,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            413: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     bucketDownloadObject: {
@@ -3038,22 +3476,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes */
+            /** @description The bytes, with the Content-Type stored at upload */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
-            /** @description A range */
+            /** @description A range, with the Content-Type stored at upload */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Not modified */
@@ -3063,8 +3501,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     bucketDeleteObject: {
@@ -3087,8 +3529,14 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     toggleMfa: {
@@ -3117,9 +3565,13 @@ export interface operations {
                     "application/json": components["schemas"]["MfaToggleAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     loginAccount: {
@@ -3148,9 +3600,13 @@ export interface operations {
                     "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     confirmEmail: {
@@ -3177,7 +3633,11 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verifyMfaCodeAlias: {
@@ -3207,9 +3667,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     verifyPayment: {
@@ -3238,8 +3702,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     verifyToken: {
@@ -3266,8 +3735,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     confirmEmailLink: {
@@ -3288,6 +3761,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     verifyMfaCode: {
@@ -3317,9 +3794,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     verifyTokenAlias: {
@@ -3346,8 +3827,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -1,13 +1,13 @@
 // The built console (web/dist) at /, with the SPA fallback to index.html for client routes.
-// Unknown /api routes stay JSON 404s.
+// Unknown /api routes stay JSON 404s (405 with Allow when only the method is wrong).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
-import { routeNotFound } from './errors';
+import { unknownRoute } from './contract';
 
 export async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
   if (!config.webDir) {
     app.setNotFoundHandler(async (req) => {
-      throw routeNotFound(req.method, req.url);
+      throw unknownRoute(app, req.method, req.url);
     });
     return;
   }
@@ -25,7 +25,7 @@ export async function registerWeb(app: FastifyInstance, config: Config): Promise
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0];
     if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      throw routeNotFound(req.method, url);
+      throw unknownRoute(app, req.method, url);
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
