@@ -81,12 +81,15 @@ function withTextCheck(validate: Validate): Validate {
 /**
  * "body/name must …", as Fastify words it, except where the contract words a rule itself: a
  * schema's `x-messages: { minLength: 'Password must be at least 8 characters' }` answers
- * "body/password: Password must be at least 8 characters" (the product's text).
+ * "body/password: Password must be at least 8 characters" (the product's text), and
+ * `{ pattern: 'must not be empty' }` answers "body/name must not be empty".
  */
 export function formatValidationErrors(errors: ErrorObject[], dataVar: string): Error {
   const text = errors.map((e) => {
     const own = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
-    return own ? `${dataVar}${e.instancePath}: ${own}` : `${dataVar}${e.instancePath} ${e.message}`;
+    // A sentence of its own ("Password must …") follows a colon; a predicate ("must not be empty") a space.
+    if (own) return `${dataVar}${e.instancePath}${/^[A-Z]/.test(own) ? ': ' : ' '}${own}`;
+    return `${dataVar}${e.instancePath} ${e.message}`;
   });
   return new Error(text.join(', '));
 }
