@@ -5,11 +5,13 @@
 // an over-long path parameter. Every answer must be a status the contract lists for that
 // operation, never a 5xx, with a body in the contract's error schema. Then the other direction:
 // the server accepts what the contract allows at its boundaries.
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Ajv from 'ajv';
 import { operations } from '../server/src/generated/operations';
 import { MAX_PATH_PARAM_LENGTH, loadSpec } from '../server/src/http/contract';
+import { normalizeSubdomain, subdomainProblem } from '../server/src/modules/projects/subdomain';
 import { buildTestApp, type TestApp } from './helpers/app';
 
 jest.setTimeout(120_000);
@@ -83,6 +85,7 @@ function urlFor(path: string, override: Record<string, string> = {}): string {
   return '/api' + path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? (name === 'projectId' ? projectId : 'walk-x'));
 }
 
+let sampleCount = 0;
 /** A value for a schema, with every optional property present so each string can be walked. */
 function sample(schemaNode: unknown): unknown {
   const s = deref(schemaNode);
@@ -94,6 +97,12 @@ function sample(schemaNode: unknown): unknown {
   if (s.type === 'integer' || s.type === 'number') return s.minimum ?? 1;
   if (s.type === 'boolean') return false;
   if (s.format === 'email') return 'walker@example.com';
+  if (s.pattern) {
+    const re = new RegExp(s.pattern, 'u');
+    const fits = (c: string) => re.test(c) && c.length >= (s.minLength ?? 0) && c.length <= (s.maxLength ?? Infinity);
+    const found = [`walk-${++sampleCount}-${Date.now().toString(36)}`, 'https://app.example.com', 'Walk-pass-1!', 'Walker', 'example.com'].find(fits);
+    if (found) return found;
+  }
   return 'a'.repeat(Math.max(1, s.minLength ?? 1));
 }
 
@@ -124,8 +133,13 @@ function multipart(parts: { name: string; value?: string; filename?: string; typ
 
 /** The contract's promise for one answer; returns what is wrong, or nothing. */
 function breaksContract(op: Json, res: Answer): string | undefined {
-  if (res.status >= 500) return `${res.status} ${res.text}`;
+  // 501 is the one 5xx the contract promises: for an operation no module implements yet.
+  if (res.status >= 500 && !(res.status === 501 && op.responses['501'])) return `${res.status} ${res.text}`;
   if (!op.responses[String(res.status)] && !op.responses.default) return `status ${res.status} is not listed for ${op.operationId} (${res.text})`;
+  const listed = Object.keys((op.responses[String(res.status)] ?? op.responses.default)?.content ?? {});
+  const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
+  if (listed.length && !listed.some((l) => l === '*/*' || l === type || (l.endsWith('/*') && type.startsWith(l.slice(0, -1)))))
+    return `${res.status} answered ${type || 'no Content-Type'}; the contract lists ${listed.join(', ')}`;
   if (res.status >= 400) {
     if (!/^application\/json/.test(String(res.headers['content-type']))) return `error without JSON: ${res.headers['content-type']}`;
     if (!isError(res.json())) return `error body not in the Error schema: ${res.text}`;
@@ -213,7 +227,7 @@ describe.each(ops)('$id', ({ o }) => {
   if (pathParams.length) {
     test.each(pathParams)('an over-long path parameter %s: 414 (over the router limit) or 400 (over its maxLength), listed', async (name) => {
       const op = opOf(o);
-      const withBody = o.method === 'GET' ? {} : { 'content-type': 'application/json' };
+      const withBody: Record<string, string> = o.method === 'GET' ? {} : { 'content-type': 'application/json' };
       const body = o.method === 'GET' ? undefined : '{}';
       const tooLong = await send(o.method, urlFor(o.path, { [name]: 'x'.repeat(MAX_PATH_PARAM_LENGTH + 1) }), { ...withBody, ...authFor(op) }, body);
       expect(breaksContract(op, tooLong)).toBeUndefined();
@@ -254,3 +268,102 @@ describe.each(ops)('$id', ({ o }) => {
   }
 });
 
+
+// The other direction: what the contract allows at its edges, the server accepts.
+describe('the server accepts what the contract allows', () => {
+  const schemas = () => spec.components.schemas as Json;
+
+  test('new passwords: 8 characters and 1024 are fine; 7 code points (14 UTF-16 units) and 1025 are 400s', async () => {
+    expect(schemas().NewPassword).toMatchObject({ minLength: 8, maxLength: 1024 });
+    const email = () => `edge-${++sampleCount}-${Date.now()}@example.com`;
+    expect((await json('/register', { name: 'Edge', email: email(), password: 'v8#Lq2!m' })).status).toBe(200);
+    expect((await json('/register', { name: 'Edge', email: email(), password: crypto.randomBytes(768).toString('base64') })).status).toBe(200);
+    const seven = await json('/register', { name: 'Edge', email: email(), password: '🍎🍐🍊🍋🍌🍉🍇' });
+    expect({ status: seven.status, message: seven.json().message }).toEqual({ status: 400, message: 'body/password: Password must be at least 8 characters' });
+    const long = await json('/register', { name: 'Edge', email: email(), password: 'x'.repeat(1025) });
+    expect({ status: long.status, message: long.json().message }).toEqual({ status: 400, message: 'body/password must NOT have more than 1024 characters' });
+    expect((await json('/auth/v1/signup', { email: email(), password: 'v8#Lq2!m' }, creds.authKey)).status).toBe(200);
+  });
+
+  test('the subdomain pattern is the server\'s rule: the same strings pass both, and the API takes them', async () => {
+    const pattern = new RegExp(schemas().Subdomain.pattern, 'u');
+    const candidates = ['abc', 'a-b', 'a1', '-ab', 'ab-', 'a--b', 'a_b', 'a.b', 'ABC', 'My-Site-9', 'é-ab', 'a'.repeat(63), 'a'.repeat(64), ' abc', '123'];
+    for (const c of candidates) expect({ c, contract: pattern.test(c) }).toEqual({ c, contract: subdomainProblem(normalizeSubdomain(c)) !== 'invalid' && c === c.trim() });
+    const suffix = Date.now().toString(36).slice(-4);
+    for (const subdomain of [`z${suffix.slice(0, 2)}`, `Edge-UP-${suffix}`, `e${suffix}`.padEnd(63, '0')]) {
+      const res = await json('/create-project', { projectName: 'Edge', subdomain }, creds.bearerAuth);
+      expect({ subdomain, status: res.status }).toEqual({ subdomain, status: 200 });
+      expect(res.json().project.subdomain).toBe(subdomain.toLowerCase());
+    }
+    const bad = await json('/create-project', { projectName: 'Edge', subdomain: '-ab' }, creds.bearerAuth);
+    expect(bad.json()).toMatchObject({ message: 'body/subdomain must be 3 to 63 characters: lowercase letters, digits and inner hyphens' });
+  });
+
+  test('site_url and allowed origins in the stated forms are taken; others are 400s naming the field', async () => {
+    const settings = (body: unknown) => json(`/project/${projectId}/auth/settings`, body, creds.bearerAuth);
+    const ok = await settings({ site_url: 'https://app.example.com/base', allowed_origins: ['http://localhost:5173', 'https://app.example.com', 'https://a.example.com:8443/'] });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toEqual({ site_url: 'https://app.example.com/base', allowed_origins: expect.arrayContaining(['http://localhost:5173', 'https://app.example.com', 'https://a.example.com:8443']) });
+    expect((await settings({ site_url: '' })).json().site_url ?? null).toBeNull();
+    for (const [body, field] of [
+      [{ site_url: 'https://app.example.com/?q=1' }, 'body/site_url'],
+      [{ site_url: 'ftp://app.example.com' }, 'body/site_url'],
+      [{ allowed_origins: ['https://*.example.com'] }, 'body/allowed_origins/0'],
+      [{ allowed_origins: ['https://app.example.com:443'] }, 'body/allowed_origins/0'],
+    ] as const) {
+      const res = await settings(body);
+      expect({ status: res.status, startsWithField: res.json().message.startsWith(field + ' ') }).toEqual({ status: 400, startsWithField: true });
+    }
+  });
+
+  test('paging up to the stated maximum is taken, one past it is a listed 400', async () => {
+    const max = schemas().Pagination.properties.page.maximum;
+    expect((await json(`/project/${projectId}/object-storage/files`, { page: max }, creds.bearerAuth)).status).toBe(200);
+    const over = await json(`/project/${projectId}/object-storage/files`, { page: max + 1 }, creds.bearerAuth);
+    expect(breaksContract(spec.paths['/project/{projectId}/object-storage/files'].post, over)).toBeUndefined();
+    expect(over.status).toBe(400);
+    const key = { 'x-api-key': (await json(`/project/${projectId}/bucket-details`, {}, creds.bearerAuth)).json().api_key };
+    expect((await send('GET', `/api/storage/v1/objects?page=${max}`, key)).status).toBe(200);
+    const overQuery = await send('GET', `/api/storage/v1/objects?page=${max + 1}`, key);
+    expect(breaksContract(spec.paths['/storage/v1/objects'].get, overQuery)).toBeUndefined();
+    expect(overQuery.status).toBe(400);
+  });
+
+  test('a stored file is served with its own Content-Type, which the contract allows', async () => {
+    const key = { 'x-api-key': (await json(`/project/${projectId}/bucket-details`, {}, creds.bearerAuth)).json().api_key };
+    const { body, type } = multipart([{ name: 'file', filename: 'notes.txt', type: 'text/plain', value: 'hello' }]);
+    const up = await send('POST', '/api/storage/v1/objects', { 'content-type': type, ...key }, body);
+    expect(up.status).toBe(200);
+    const file = up.json().file;
+    const viaKey = await send('GET', `/api/storage/v1/objects/${file.object_id}`, key);
+    const viaShare = await send('GET', new URL(file.path).pathname);
+    for (const [res, op] of [[viaKey, spec.paths['/storage/v1/objects/{objectId}'].get], [viaShare, spec.paths['/s3/object-storage/{segment}/{objectId}'].get]] as const) {
+      expect({ status: res.status, type: res.headers['content-type'], text: res.text }).toEqual({ status: 200, type: expect.stringMatching(/^text\/plain/), text: 'hello' });
+      expect(breaksContract(op, res)).toBeUndefined();
+    }
+  });
+});
+
+// After the walk (tests run in file order): requests built from the contract's own schemas, as
+// a contract-driven tester generates them, with and without credentials. Whatever they do, the
+// answer is a status the contract lists, with a listed content type.
+describe.each(ops.filter(({ o }) => !(staticSpec.paths[o.path] as Json)[o.method.toLowerCase()]?.requestBody?.content?.['multipart/form-data']))(
+  'built from the contract: $id',
+  ({ o }) => {
+    test('with credentials, and without them when the operation needs some: a listed status', async () => {
+      const op = opOf(o);
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const query = ((op.parameters ?? []) as Json[]).map(deref).filter((p) => p.in === 'query');
+      const url = urlFor(o.path) + (query.length ? '?' + query.map((p) => `${p.name}=${encodeURIComponent(String(sample(p.schema)))}`).join('&') : '');
+      const headers: Record<string, string> = schema ? { 'content-type': 'application/json' } : {};
+      const body = schema ? JSON.stringify(sample(schema)) : undefined;
+      const res = await send(o.method, url, { ...headers, ...authFor(op) }, body);
+      expect(breaksContract(op, res)).toBeUndefined();
+      if (Object.keys(authFor(op)).length) {
+        const anonymous = await send(o.method, url, headers, body);
+        expect(breaksContract(op, anonymous)).toBeUndefined();
+        expect(anonymous.status).toBe(401);
+      }
+    });
+  },
+);
