@@ -4,6 +4,7 @@ import { operations } from '../server/src/generated/operations';
 import { loadSpec, MAX_PATH_PARAM_LENGTH } from '../server/src/http/contract';
 import { buildTestApp, registerDeveloper, type TestApp } from './helpers/app';
 
+jest.setTimeout(60_000);
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();

@@ -22,7 +22,7 @@ export const MAX_PATH_PARAM_LENGTH = 256;
 export const SPEC_PATH = path.resolve(__dirname, '..', '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'openapi.yaml');
 
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> } }>>;
+  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> }; responses?: Record<string, unknown> }>>;
   security?: SecurityRequirement;
   [k: string]: unknown;
 }
