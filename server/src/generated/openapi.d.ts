@@ -2284,6 +2284,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
                     user_id: string;
                 };
@@ -2321,6 +2322,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
                     user_id: string;
                 };

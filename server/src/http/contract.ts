@@ -143,6 +143,7 @@ interface StreamedPart {
  * parts are checked as they arrive instead (field names and values, a file's name and type), with
  * the same rule as JSON text (validation.ts). A bad part is a 400 before the handler reads it.
  */
+// Handlers read forms with req.parts() (streaming); file()/files() would bypass this check.
 async function multipartTextGuard(req: FastifyRequest): Promise<void> {
   const parts = req.parts.bind(req);
   (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>);
