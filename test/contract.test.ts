@@ -109,6 +109,10 @@ test('a NUL in stored text (project, account name, contact form) is a 400 naming
     const res = await t.post(path, body, token);
     expect({ path, status: res.statusCode, message: res.json().message }).toEqual({ path, status: 400, message: expect.stringMatching(new RegExp(`^${field} must (not contain NUL characters|be valid Unicode text)`)) });
   }
+  // However deep it sits (the check walks without recursion).
+  const deep = '['.repeat(5000) + '"a\\u0000"' + ']'.repeat(5000);
+  const nested = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/json' }, payload: `{"name":"N","email":"n@example.com","message":"hi","extra":${deep}}` });
+  expect({ status: nested.statusCode, message: nested.json().message }).toEqual({ status: 400, message: expect.stringMatching(/^body\/extra(\/0)+ must not contain NUL characters/) });
   expect((await t.post('/projects', {}, dev.token)).json()).toEqual([]);
   expect((await t.post('/account-details', {}, dev.token)).json().name).toBe(dev.name);
   expect((await t.post('/register', { name: 'Nul', email: 'nul@example.com', password: 'long enough pass' })).statusCode).toBe(200);

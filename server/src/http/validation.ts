@@ -32,27 +32,24 @@ export interface TextProblem {
   message: string;
 }
 
-/** The first string or property name inside `data` that can't be stored, depth first. */
-export function findUnstorableText(data: unknown, path = '', depth = 0): TextProblem | undefined {
-  if (typeof data === 'string') {
-    const message = unstorableText(data);
-    return message ? { path, message } : undefined;
-  }
-  // Parsed JSON is bounded by the body limit; the depth cap only keeps a hostile nesting from
-  // costing more than the schema check after it.
-  if (!data || typeof data !== 'object' || depth > 64) return undefined;
-  if (Array.isArray(data)) {
-    for (let i = 0; i < data.length; i++) {
-      const found = findUnstorableText(data[i], `${path}/${i}`, depth + 1);
-      if (found) return found;
+/** The first string or property name inside `data` that can't be stored (iterative: any depth). */
+export function findUnstorableText(data: unknown): TextProblem | undefined {
+  const stack: [unknown, string][] = [[data, '']];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      const message = unstorableText(value);
+      if (message) return { path, message };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}/${i}`]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (const [key] of entries) {
+        const problem = unstorableText(key);
+        if (problem) return { path, message: `has a property name that ${problem}` };
+      }
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], `${path}/${pointerEscape(entries[i][0])}`]);
     }
-    return undefined;
-  }
-  for (const [key, value] of Object.entries(data)) {
-    const keyProblem = unstorableText(key);
-    if (keyProblem) return { path, message: `has a property name that ${keyProblem}` };
-    const found = findUnstorableText(value, `${path}/${pointerEscape(key)}`, depth + 1);
-    if (found) return found;
   }
   return undefined;
 }
