@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { operations } from '../server/src/generated/operations';
 import { MAX_PATH_PARAM_LENGTH, loadSpec } from '../server/src/http/contract';
 import { normalizeSubdomain, subdomainProblem } from '../server/src/modules/projects/subdomain';
@@ -29,6 +30,16 @@ let t: TestApp;
 let base: URL;
 let spec: Json;
 let isError: (v: unknown) => boolean;
+let ajv: Ajv;
+/** A response body against a schema of the served contract ($refs point into it). */
+function validateAgainst(schema: Json, value: unknown): boolean {
+  const rewrite = (node: unknown): unknown =>
+    Array.isArray(node) ? node.map(rewrite)
+      : node && typeof node === 'object'
+        ? Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `contract${v}` : rewrite(v)]))
+        : node;
+  return ajv.validate(rewrite(schema) as object, value) as boolean;
+}
 const creds: Record<string, Record<string, string>> = {};
 let projectId: string;
 
@@ -140,6 +151,9 @@ function breaksContract(op: Json, res: Answer): string | undefined {
   const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
   if (listed.length && !listed.some((l) => l === '*/*' || l === type || (l.endsWith('/*') && type.startsWith(l.slice(0, -1)))))
     return `${res.status} answered ${type || 'no Content-Type'}; the contract lists ${listed.join(', ')}`;
+  const jsonSchema = (op.responses[String(res.status)] ?? op.responses.default)?.content?.['application/json']?.schema;
+  if (res.status < 400 && jsonSchema && type === 'application/json' && !validateAgainst(jsonSchema, res.json()))
+    return `${res.status} body does not match the contract: ${JSON.stringify(ajv.errors)} ${res.text.slice(0, 300)}`;
   if (res.status >= 400) {
     if (!/^application\/json/.test(String(res.headers['content-type']))) return `error without JSON: ${res.headers['content-type']}`;
     if (!isError(res.json())) return `error body not in the Error schema: ${res.text}`;
@@ -152,7 +166,11 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = new URL(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`);
   spec = (await send('GET', '/api/openapi.json')).json();
-  isError = new Ajv({ strict: false }).compile(spec.components.schemas.Error);
+  ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  // The served document itself, so that response schemas' $refs resolve inside it.
+  ajv.addSchema({ ...spec, $id: 'contract' }, 'contract');
+  isError = ajv.compile(spec.components.schemas.Error);
 
   const reg = await json('/register', { name: 'Walker', email: `walker-${Date.now()}@example.com`, password: 'walk-the-contract' });
   expect(reg.status).toBe(200);
