@@ -206,13 +206,11 @@ describe.each(ops)('$id', ({ o }) => {
     const bodySchema = op.requestBody?.content?.['application/json']?.schema;
     const bodies = bodySchema ? stringPaths(bodySchema).map((p) => ({ where: `body${p}`, pointer: p })) : [];
     const params = ((op.parameters ?? []) as Json[]).map(deref);
-    let walked = 0;
     for (const bad of BAD_TEXT) {
       for (const { where, pointer } of bodies) {
         const body = sample(bodySchema);
         setAt(body, pointer, bad.value);
         const res = await send(o.method, urlFor(o.path), { 'content-type': 'application/json', ...authFor(op) }, JSON.stringify(body));
-        walked += 1;
         const broken = breaksContract(op, res);
         if (broken) problems.push(`${where} ${bad.what}: ${broken}`);
         else if (res.status !== 400 || !res.json().message.includes(where) || !bad.message.test(res.json().message)) problems.push(`${where} ${bad.what}: ${res.status} ${res.text}`);
@@ -221,14 +219,13 @@ describe.each(ops)('$id', ({ o }) => {
       for (const p of bad.value.includes('\u0000') ? params : []) {
         const url = p.in === 'path' ? urlFor(o.path, { [p.name]: 'a%00b' }) : `${urlFor(o.path)}?${p.name}=a%00b`;
         const res = await send(o.method, url, { ...authFor(op), ...(o.method === 'GET' ? {} : { 'content-type': 'application/json' }) }, o.method === 'GET' ? undefined : '{}');
-        walked += 1;
         const broken = breaksContract(op, res);
         if (broken) problems.push(`${p.in} ${p.name} ${bad.what}: ${broken}`);
-        else if (res.status !== 400) problems.push(`${p.in} ${p.name} ${bad.what}: ${res.status} ${res.text}`);
+        else if (res.status !== 400 || !res.json().message.startsWith(`${p.in === 'path' ? 'params' : 'querystring'}/${p.name} must not contain NUL`))
+          problems.push(`${p.in} ${p.name} ${bad.what}: ${res.status} ${res.text}`);
       }
     }
     expect(problems).toEqual([]);
-    if (!bodies.length && !params.length) expect(walked).toBe(0);
   });
 
   test('a method the path does not take: 405 with Allow, listed', async () => {
