@@ -12,6 +12,9 @@ module.exports = {
     {
       displayName: 'server',
       testEnvironment: 'node',
+      // Set-up builds a whole app on a fresh database; on a loaded 2-core machine that can pass
+      // jest's 5 s default. Tests that need longer say so themselves.
+      testTimeout: 30_000,
       roots: ['<rootDir>/server', '<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],

@@ -1,8 +1,10 @@
 // The contract: every operation in openapi.yaml is routed; the test prints how many have a
 // handler. Aliases answer like their canonical paths.
 import { operations } from '../server/src/generated/operations';
-import { buildTestApp, type TestApp } from './helpers/app';
+import { loadSpec, MAX_PATH_PARAM_LENGTH } from '../server/src/http/contract';
+import { buildTestApp, registerDeveloper, type TestApp } from './helpers/app';
 
+jest.setTimeout(60_000);
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
@@ -39,6 +41,81 @@ test('the spec is served as YAML and JSON, and Swagger UI at /api/docs', async (
   const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });
   expect(docs.statusCode).toBe(200);
   expect(docs.body).toContain('swagger');
+});
+
+test('every operation lists the statuses the platform can answer, each error with the one error schema', () => {
+  const spec = loadSpec() as unknown as { paths: Record<string, Record<string, any>>; components: { responses: Record<string, any> } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const resolve = (r: { $ref?: string }) => (r.$ref ? spec.components.responses[r.$ref.split('/').pop()!] : r);
+  const problems: string[] = [];
+  for (const o of operations) {
+    const op = spec.paths[o.path][o.method.toLowerCase()];
+    const statuses = Object.keys(op.responses);
+    const required = ['405', '408'];
+    if (o.path.includes('{')) required.push('400', '414');
+    if (o.method !== 'GET') required.push('400', '413', '415');
+    const secured = (op.security ?? [{ bearerAuth: [] }]).some((alt: object) => Object.keys(alt).length > 0);
+    if (secured) required.push('401');
+    if (t.app.operationsWithoutHandler.includes(o.operationId)) required.push('501');
+    for (const status of required) if (!statuses.includes(status)) problems.push(`${o.operationId}: ${status} not listed`);
+    // Health answers 503 with its own report (database down), by design.
+    for (const status of statuses.filter((st) => Number(st) >= 400 && !(o.operationId === 'getHealth' && st === '503'))) {
+      const schema = resolve(op.responses[status]).content?.['application/json']?.schema;
+      if (schema?.$ref !== '#/components/schemas/Error') problems.push(`${o.operationId}: ${status} is not the Error schema`);
+    }
+    for (const param of op.parameters ?? []) {
+      const p = param.$ref ? (loadSpec() as any).components.parameters[param.$ref.split('/').pop()] : param; // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (p.in === 'path' && !(p.schema.maxLength <= MAX_PATH_PARAM_LENGTH)) problems.push(`${o.operationId}: path parameter ${p.name} may be longer than the router's ${MAX_PATH_PARAM_LENGTH}`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('a method the path does not take is 405 with Allow, in the error shape (TRACE /api/verify_user)', async () => {
+  const res = await t.app.inject({ method: 'TRACE', url: '/api/verify_user' });
+  expect({ status: res.statusCode, allow: res.headers.allow, body: res.json() }).toEqual({
+    status: 405,
+    allow: 'POST',
+    body: { message: 'Method TRACE is not allowed on /api/verify_user; use POST', code: 'METHOD_NOT_ALLOWED' },
+  });
+  const get = await t.app.inject({ method: 'GET', url: '/api/storage/v1/objects/abc', headers: {} });
+  expect(get.statusCode).toBe(401); // the path's own method still reaches its route
+  const put = await t.app.inject({ method: 'PUT', url: '/api/storage/v1/objects/abc' });
+  expect({ status: put.statusCode, allow: put.headers.allow }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD' });
+  const options = await t.app.inject({ method: 'PATCH', url: '/api/auth/v1/signup' });
+  expect({ status: options.statusCode, allow: options.headers.allow }).toEqual({ status: 405, allow: 'POST, OPTIONS' });
+});
+
+test('a path parameter over the router limit is 414 in the error shape, saying what is wrong', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/verify/' + 'x'.repeat(MAX_PATH_PARAM_LENGTH + 1) });
+  expect({ status: res.statusCode, body: res.json() }).toEqual({
+    status: 414,
+    body: { message: `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters`, code: 'URI_TOO_LONG' },
+  });
+  const badEncoding = await t.app.inject({ method: 'GET', url: '/api/verify/%E0%A4%A' });
+  expect({ status: badEncoding.statusCode, message: badEncoding.json().message }).toEqual({ status: 400, message: 'The URL has a malformed path component (bad percent-encoding)' });
+});
+
+test('a NUL in stored text (project, account name, contact form) is a 400 naming the field, and nothing is written', async () => {
+  const dev = await registerDeveloper(t);
+  const cases: [string, unknown, string, string?][] = [
+    ['/create-project', { projectName: 'a\u0000b', subdomain: `nul-${Date.now()}` }, 'body/projectName', dev.token],
+    ['/create-project', { projectName: 'P', subdomain: `nul2-${Date.now()}`, description: 'x\u0000' }, 'body/description', dev.token],
+    ['/register', { name: 'a\u0000b', email: 'nul@example.com', password: 'long enough pass' }, 'body/name'],
+    ['/account-details', { name: 'a\u0000b' }, 'body/name', dev.token],
+    ['/contact', { name: 'N', email: 'n@example.com', message: 'hi\u0000' }, 'body/message'],
+    ['/contact', { name: 'N', email: 'n@example.com', message: 'lone \ud83d surrogate' }, 'body/message'],
+  ];
+  for (const [path, body, field, token] of cases) {
+    const res = await t.post(path, body, token);
+    expect({ path, status: res.statusCode, message: res.json().message }).toEqual({ path, status: 400, message: expect.stringMatching(new RegExp(`^${field} must (not contain NUL characters|be valid Unicode text)`)) });
+  }
+  // However deep it sits (the check walks without recursion).
+  const deep = '['.repeat(5000) + '"a\\u0000"' + ']'.repeat(5000);
+  const nested = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/json' }, payload: `{"name":"N","email":"n@example.com","message":"hi","extra":${deep}}` });
+  expect({ status: nested.statusCode, message: nested.json().message }).toEqual({ status: 400, message: expect.stringMatching(/^body\/extra(\/0)+ must not contain NUL characters/) });
+  expect((await t.post('/projects', {}, dev.token)).json()).toEqual([]);
+  expect((await t.post('/account-details', {}, dev.token)).json().name).toBe(dev.name);
+  expect((await t.post('/register', { name: 'Nul', email: 'nul@example.com', password: 'long enough pass' })).statusCode).toBe(200);
 });
 
 test('unknown /api routes are JSON 404s', async () => {

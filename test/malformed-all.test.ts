@@ -1,6 +1,6 @@
 // Bad input to every JSON operation of the contract, authenticated as the owner of a real
 // project (so the request gets past the security check): always a 4xx JSON with a message,
-// never a 500.
+// never a 500, and a status the contract lists for that operation.
 import { operations } from '../server/src/generated/operations';
 import { loadSpec } from '../server/src/http/contract';
 import { buildTestApp, registerDeveloper, type TestApp } from './helpers/app';
@@ -33,7 +33,7 @@ const payloads: { name: string; type: string; body: string }[] = [
 
 const cases = jsonOps.flatMap((op) => payloads.map((p) => ({ id: op.operationId, method: op.method, path: op.path, ...p })));
 
-test.each(cases)('$id with $name → 4xx JSON', async ({ method, path, type, body }) => {
+test.each(cases)('$id with $name → 4xx JSON, listed', async ({ method, path, type, body }) => {
   const url = '/api' + path.replace('{projectId}', projectId).replace(/\{(\w+)\}/g, 'x');
   const res = await t.app.inject({
     method: method as 'POST',
@@ -45,4 +45,5 @@ test.each(cases)('$id with $name → 4xx JSON', async ({ method, path, type, bod
   expect(res.statusCode).toBeLessThan(500);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   expect(typeof res.json().message).toBe('string');
+  expect(Object.keys(spec.paths[path][method.toLowerCase()].responses ?? {})).toContain(String(res.statusCode));
 });

@@ -8,9 +8,9 @@ import fastifyMultipart from '@fastify/multipart';
 import YAML from 'yaml';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
-import { registerErrorHandling } from './http/errors';
+import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
-import { registerContract, loadSpec, missingHandlers } from './http/contract';
+import { registerContract, loadSpec, missingHandlers, MAX_PATH_PARAM_LENGTH } from './http/contract';
 import type { HandlerMap } from './http/types';
 import { systemClock, type Clock } from './lib/clock';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
@@ -58,6 +58,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
+    // Path parameters up to the contract's longest; a longer one is a 414 in the one error shape.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: frameworkErrors(MAX_PATH_PARAM_LENGTH),
     // We log requests ourselves (onResponse) so every line carries the operationId too.
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler: onClientError,

@@ -1223,6 +1223,11 @@ export interface components {
             mfa_token?: string;
             token?: string;
         };
+        /**
+         * @description A mailbox password: at least 8 characters, with an uppercase letter, a lowercase letter, a
+         *     digit and one of ! @ # $ % ^ & *.
+         */
+        MailboxPassword: string;
         Message: {
             message: string;
         };
@@ -1235,6 +1240,14 @@ export interface components {
             /** @description Base32 TOTP secret, shown once at enrollment. */
             secret?: string;
         };
+        /** @description A person's name; trimmed, and must not be only spaces. */
+        Name: string;
+        /**
+         * @description A new password (sign-up, reset, change; a project's end users too): at least 8 characters
+         *     (counted as Unicode code points) and at most 1024. The server also refuses very common
+         *     passwords and ones that contain the e-mail's local part or the name (400 with the reason).
+         */
+        NewPassword: string;
         Order: {
             /** @description Smallest currency unit (paise). */
             amount: number;
@@ -1246,9 +1259,15 @@ export interface components {
             /** @enum {string} */
             status: "created" | "paid" | "failed";
         };
+        /**
+         * @description An exact origin, scheme://host[:port] with http or https, no path, wildcard or credentials, the
+         *     way a browser sends it in Origin (a default port such as :443 is left out). A trailing slash is dropped.
+         */
+        Origin: string;
         Pagination: {
             page?: number;
         };
+        /** @description A password as typed at sign-in (or the current password); the rules for new ones are NewPassword's. */
         Password: string;
         Project: {
             /** Format: date-time */
@@ -1302,6 +1321,12 @@ export interface components {
                 requests: number;
             }[];
         };
+        /**
+         * @description Base URL of the developer's app for reset and verification links: http or https, a host, an
+         *     optional port and path, no query, fragment or credentials; stored without a trailing slash.
+         *     An empty string or null clears it.
+         */
+        SiteUrl: string | null;
         SmtpDomainDetails: {
             /** Format: date-time */
             date: string | null;
@@ -1324,6 +1349,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description A DNS label: 3 to 63 characters, letters, digits and inner hyphens (the server trims it and
+         *     compares it in lower case). Some names are reserved for the platform (409).
+         */
+        Subdomain: string;
         TokenAnswer: {
             /** @description Sent after a complete sign-in; the client keeps it and sends it with later sign-ins of this account, which then never meet the failure ceiling that others filled. */
             device_token?: string;
@@ -1333,8 +1363,130 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request breaks a rule of this contract; the message names the field ("body/name must …").
+         *     Among them: malformed JSON, a wrong type, a value out of its range or pattern, and text
+         *     PostgreSQL cannot store: a NUL character (`\u0000`) or a lone UTF-16 surrogate, anywhere in a
+         *     JSON body, a query or path value, or a multipart field or file name.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state (taken, reserved, already done). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An error with a human-readable message. */
         Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists under another method; `Allow` lists the methods it answers. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The path's methods, e.g. "POST". */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource does not exist or is not the caller's. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The operation is in the contract but not implemented by this server yet. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
+         *     100 MiB by default) or the plan's storage quota. The message names the limit.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The Range header asks for bytes outside the object; `Content-Range` gives its size. */
+        RangeNotSatisfiable: {
+            headers: {
+                /** @description "bytes *\/{size}" */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request's headers or body did not arrive in time (slow client); the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many attempts from this client or for this account; `Retry-After` says when to try again. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing, invalid or expired credentials for this operation's security scheme (or wrong credentials in the body). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body's Content-Type is not the one this operation takes (application/json, or multipart/form-data for uploads). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A path parameter is longer than 256 characters (the router's limit; each parameter's own maxLength is a 400). */
+        UriTooLong: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1364,7 +1516,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description When given, the profile name is updated. */
-                    name?: string;
+                    name?: components["schemas"]["Name"];
                 };
             };
         };
@@ -1378,8 +1530,12 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserRequestPasswordReset: {
@@ -1409,9 +1565,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserRefresh: {
@@ -1438,8 +1598,12 @@ export interface operations {
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserResetPassword: {
@@ -1452,7 +1616,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                     token: string;
                 };
             };
@@ -1467,8 +1631,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserSignIn: {
@@ -1497,9 +1665,13 @@ export interface operations {
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserSignOut: {
@@ -1526,8 +1698,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserSignUp: {
@@ -1541,7 +1717,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -1555,10 +1731,14 @@ export interface operations {
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserGetCurrent: {
@@ -1579,7 +1759,9 @@ export interface operations {
                     "application/json": components["schemas"]["EndUser"];
                 };
             };
-            401: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
         };
     };
     endUserConfirmEmail: {
@@ -1606,7 +1788,11 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserSendVerification: {
@@ -1627,8 +1813,13 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     changePassword: {
@@ -1642,7 +1833,7 @@ export interface operations {
             content: {
                 "application/json": {
                     current_password: components["schemas"]["Password"];
-                    new_password: components["schemas"]["Password"];
+                    new_password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -1656,9 +1847,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     checkSubdomain: {
@@ -1690,8 +1885,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     submitContactMessage: {
@@ -1705,8 +1904,9 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
+                    /** @description Trimmed; must not be only spaces. */
                     message: string;
-                    name: string;
+                    name: components["schemas"]["Name"];
                 };
             };
         };
@@ -1720,8 +1920,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createProjectAlias: {
@@ -1735,8 +1939,9 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
+                    /** @description Trimmed; must not be only spaces. */
                     projectName: string;
-                    subdomain: string;
+                    subdomain: components["schemas"]["Subdomain"];
                 };
             };
         };
@@ -1753,9 +1958,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createOrder: {
@@ -1783,8 +1992,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createProject: {
@@ -1798,8 +2012,9 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
+                    /** @description Trimmed; must not be only spaces. */
                     projectName: string;
-                    subdomain: string;
+                    subdomain: components["schemas"]["Subdomain"];
                 };
             };
         };
@@ -1816,9 +2031,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getDeveloper: {
@@ -1841,8 +2060,12 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     getEmailVerified: {
@@ -1866,7 +2089,12 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     forgotPassword: {
@@ -1896,8 +2124,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     forgotPasswordAlias: {
@@ -1927,8 +2159,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getHealth: {
@@ -1949,6 +2185,8 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             /** @description Database down */
             503: {
                 headers: {
@@ -1978,7 +2216,12 @@ export interface operations {
                     "application/json": components["schemas"]["Site"][];
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     startPayment: {
@@ -2006,8 +2249,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     addAuthUser: {
@@ -2023,7 +2271,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2037,10 +2285,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteAuthUser: {
@@ -2055,6 +2308,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
                     user_id: string;
                 };
@@ -2070,9 +2324,14 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     resetAuthUserPassword: {
@@ -2087,6 +2346,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
                     user_id: string;
                 };
@@ -2102,9 +2362,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateAuthSettings: {
@@ -2119,9 +2385,9 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    allowed_origins?: string[];
+                    allowed_origins?: components["schemas"]["Origin"][];
                     block_common_passwords?: boolean;
-                    site_url?: string | null;
+                    site_url?: components["schemas"]["SiteUrl"];
                 };
             };
         };
@@ -2135,9 +2401,14 @@ export interface operations {
                     "application/json": components["schemas"]["AuthSettings"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listAuthUsers: {
@@ -2164,9 +2435,14 @@ export interface operations {
                     "application/json": components["schemas"]["AuthUserList"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getAuthenticationDetails: {
@@ -2191,8 +2467,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getBucketDetails: {
@@ -2219,8 +2501,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getContainerStats: {
@@ -2250,8 +2538,14 @@ export interface operations {
                     "application/json": components["schemas"]["ContainerStats"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteProject: {
@@ -2266,7 +2560,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Must equal the project's subdomain. */
+                    /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
                     confirm: string;
                 };
             };
@@ -2281,9 +2575,14 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDeployments: {
@@ -2309,8 +2608,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     activateDeployment: {
@@ -2337,9 +2642,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getDeploymentLogs: {
@@ -2366,8 +2676,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getSiteTraffic: {
@@ -2390,8 +2706,14 @@ export interface operations {
                     "application/json": components["schemas"]["SiteTraffic"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteObjects: {
@@ -2423,9 +2745,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listObjects: {
@@ -2452,9 +2779,14 @@ export interface operations {
                     "application/json": components["schemas"]["FileList"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     uploadObject: {
@@ -2469,8 +2801,12 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
+                     */
                     file: string;
+                    /** @description When given, must equal the project in the path (else 400). */
                     project_id?: string;
                 };
             };
@@ -2488,10 +2824,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            413: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     rotateProjectKey: {
@@ -2524,9 +2864,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listSmtpAccounts: {
@@ -2555,9 +2900,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmailAccount"][];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     addSmtpAccount: {
@@ -2575,7 +2926,7 @@ export interface operations {
                     domain: string;
                     /** @description The username (text before any @). */
                     email: string;
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["MailboxPassword"];
                 };
             };
         };
@@ -2589,10 +2940,16 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     addSmtpDomain: {
@@ -2621,10 +2978,16 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     changeSmtpAccountPassword: {
@@ -2640,7 +3003,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["MailboxPassword"];
                 };
             };
         };
@@ -2654,9 +3017,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     removeSmtpAccount: {
@@ -2685,9 +3054,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     removeSmtpDomain: {
@@ -2716,9 +3091,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getSmtpDomainDetails: {
@@ -2747,8 +3128,15 @@ export interface operations {
                     "application/json": components["schemas"]["SmtpDomainDetails"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     verifySmtpDomain: {
@@ -2777,9 +3165,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     uploadSiteZip: {
@@ -2794,9 +3188,14 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description Ignored (the project's domain is used). */
                     domain?: string;
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, else 413 or 400.
+                     */
                     file: string;
+                    /** @description Ignored (the project in the path is used). */
                     projectId?: string;
                     type: components["schemas"]["ProjectType"];
                 };
@@ -2815,10 +3214,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            413: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getProjectDetails: {
@@ -2845,9 +3248,13 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectDetails"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listProjects: {
@@ -2868,7 +3275,12 @@ export interface operations {
                     "application/json": components["schemas"]["Project"][];
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     registerAccount: {
@@ -2882,8 +3294,8 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    name: string;
-                    password: components["schemas"]["Password"];
+                    name: components["schemas"]["Name"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2897,9 +3309,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     resetPassword: {
@@ -2914,7 +3330,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: components["schemas"]["Password"];
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2928,7 +3344,13 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadObject: {
@@ -2945,22 +3367,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes */
+            /** @description The bytes, with the Content-Type stored at upload */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
-            /** @description A range */
+            /** @description A range, with the Content-Type stored at upload */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Not modified */
@@ -2970,8 +3392,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            404: components["responses"]["Error"];
-            416: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     sendEmailVerification: {
@@ -2992,8 +3418,13 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     bucketListObjects: {
@@ -3016,7 +3447,10 @@ export interface operations {
                     "application/json": components["schemas"]["FileList"];
                 };
             };
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
         };
     };
     bucketUploadObject: {
@@ -3029,7 +3463,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
+                     */
                     file: string;
                 };
             };
@@ -3047,9 +3484,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            413: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     bucketDownloadObject: {
@@ -3063,22 +3503,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes */
+            /** @description The bytes, with the Content-Type stored at upload */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
-            /** @description A range */
+            /** @description A range, with the Content-Type stored at upload */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Not modified */
@@ -3088,8 +3528,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     bucketDeleteObject: {
@@ -3112,8 +3556,14 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     toggleMfa: {
@@ -3142,9 +3592,13 @@ export interface operations {
                     "application/json": components["schemas"]["MfaToggleAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     loginAccount: {
@@ -3174,9 +3628,13 @@ export interface operations {
                     "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     confirmEmail: {
@@ -3203,7 +3661,11 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verifyMfaCodeAlias: {
@@ -3235,9 +3697,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     verifyPayment: {
@@ -3266,8 +3732,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     verifyToken: {
@@ -3294,8 +3765,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     confirmEmailLink: {
@@ -3316,6 +3791,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     verifyMfaCode: {
@@ -3347,9 +3826,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            429: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     verifyTokenAlias: {
@@ -3376,8 +3859,12 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

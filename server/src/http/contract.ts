@@ -8,13 +8,21 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import YAML from 'yaml';
 import { operations, type OperationId } from '../generated/operations';
 import type { HandlerMap } from './types';
-import { AppError, Errors } from './errors';
+import { AppError, Errors, routeNotFound } from './errors';
 import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
+import { unstorableText } from './validation';
+
+/**
+ * The router's limit on one path parameter (Fastify's `maxParamLength`): the longest maxLength
+ * any path parameter has in openapi.yaml. A longer one is a 414 (errors.ts frameworkErrors);
+ * one within it but over its own maxLength is a 400 from the schema.
+ */
+export const MAX_PATH_PARAM_LENGTH = 256;
 
 export const SPEC_PATH = path.resolve(__dirname, '..', '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'openapi.yaml');
 
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> } }>>;
+  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> }; responses?: Record<string, unknown> }>>;
   security?: SecurityRequirement;
   [k: string]: unknown;
 }
@@ -98,7 +106,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
         // We authenticate in onRequest ourselves (before validation) instead of glue's preHandler.
         preHandler: undefined,
         onRequest: isPublic ? undefined : securityHook(security, opts.verifiers),
-        preValidation: meta.json ? jsonBodyGuard(meta.json === 'required') : undefined,
+        preValidation: meta.json ? jsonBodyGuard(meta.json === 'required') : meta.multipart ? multipartTextGuard : undefined,
       };
     }) as never,
   });
@@ -119,4 +127,77 @@ function jsonBodyGuard(required: boolean) {
       req.body = {};
     }
   };
+}
+
+interface StreamedPart {
+  type: 'file' | 'field';
+  fieldname: string;
+  filename?: string;
+  mimetype?: string;
+  value?: unknown;
+  file?: { resume(): unknown };
+}
+
+/**
+ * Multipart bodies are streamed to the handler, so the schema check can't see them: the form's
+ * parts are checked as they arrive instead (field names and values, a file's name and type), with
+ * the same rule as JSON text (validation.ts). A bad part is a 400 before the handler reads it.
+ */
+// Handlers read forms with req.parts() (streaming); file()/files() would bypass this check.
+async function multipartTextGuard(req: FastifyRequest): Promise<void> {
+  const parts = req.parts.bind(req);
+  (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>);
+}
+
+async function* checkedParts(parts: AsyncIterable<StreamedPart>): AsyncGenerator<StreamedPart> {
+  for await (const part of parts) {
+    const checks: [string, unknown][] = [
+      ['body has a field name that', part.fieldname],
+      [`body/${part.fieldname} (the file name)`, part.filename],
+      [`body/${part.fieldname} (the part's Content-Type)`, part.mimetype],
+      [`body/${part.fieldname}`, typeof part.value === 'string' ? part.value : undefined],
+    ];
+    for (const [where, text] of checks) {
+      const problem = typeof text === 'string' ? unstorableText(text) : undefined;
+      if (!problem) continue;
+      part.file?.resume(); // drain the file so the request can end
+      throw Errors.validation(`${where} ${problem}`);
+    }
+    yield part;
+  }
+}
+
+/**
+ * A request no route took: 405 with Allow when its path is an operation's path under another
+ * method (HEAD comes with GET; OPTIONS where a CORS preflight route covers the path), else 404.
+ */
+export function unknownRoute(app: FastifyInstance, method: string, url: string): AppError {
+  const pathOnly = url.split('?')[0];
+  const allow = allowedMethods(app, pathOnly);
+  if (allow.length && !allow.includes(method.toUpperCase())) return Errors.methodNotAllowed(method.toUpperCase(), pathOnly, allow);
+  return routeNotFound(method, pathOnly);
+}
+
+let pathPatterns: { pattern: RegExp; methods: string[] }[] | undefined;
+
+function allowedMethods(app: FastifyInstance, pathOnly: string): string[] {
+  pathPatterns ??= operations.reduce<{ template: string; pattern: RegExp; methods: string[] }[]>((acc, op) => {
+    let entry = acc.find((e) => e.template === op.path);
+    if (!entry) {
+      const source = op.path.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+      entry = { template: op.path, pattern: new RegExp(`^/api${source}$`), methods: [] };
+      acc.push(entry);
+    }
+    entry.methods.push(op.method);
+    if (op.method === 'GET') entry.methods.push('HEAD');
+    return acc;
+  }, []);
+  const methods = new Set(pathPatterns.filter((p) => p.pattern.test(pathOnly)).flatMap((p) => p.methods));
+  if (!methods.size) return [];
+  // A wildcard OPTIONS route above the path (the end-user API's CORS preflight) answers it too.
+  const segments = pathOnly.split('/');
+  for (let i = segments.length - 1; i > 0; i--) {
+    if (app.hasRoute({ method: 'OPTIONS', url: `${segments.slice(0, i).join('/')}/*` })) methods.add('OPTIONS');
+  }
+  return [...methods];
 }

@@ -24,8 +24,12 @@ export const Errors = {
   invalidApiKey: () => new AppError(401, 'INVALID_API_KEY', 'Invalid API key'),
   forbidden: (message = 'Forbidden') => new AppError(403, 'FORBIDDEN', message),
   notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`),
+  methodNotAllowed: (method: string, path: string, allow: string[]) =>
+    new AppError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use ${allow.join(', ')}`, { allow: allow.join(', ') }),
   conflict: (message: string) => new AppError(409, 'CONFLICT', message),
   payloadTooLarge: (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message),
+  uriTooLong: (maxParamLength: number) =>
+    new AppError(414, 'URI_TOO_LONG', `A path parameter is longer than ${maxParamLength} characters`),
   rangeNotSatisfiable: () => new AppError(416, 'RANGE_NOT_SATISFIABLE', 'Requested range not satisfiable'),
   tooManyRequests: (retryAfterSeconds: number) =>
     new AppError(429, 'RATE_LIMITED', `Too many attempts. Try again in ${humanSeconds(retryAfterSeconds)}.`, {
@@ -81,20 +85,39 @@ export function toAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
+function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = toAppError(err);
+  if (known && known.statusCode < 500) {
+    req.log.info({ code: known.code, status: known.statusCode }, known.message);
+    return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
+  }
+  if (known) {
+    req.log.warn({ code: known.code, status: known.statusCode }, known.message);
+    return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
+  }
+  req.log.error({ err }, 'unhandled error');
+  return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' });
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const known = toAppError(err);
-    if (known && known.statusCode < 500) {
-      req.log.info({ code: known.code, status: known.statusCode }, known.message);
-      return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => sendError(err, req, reply));
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route (and so before
+ * the error handler) exists, rendered in the one shape instead of Fastify's own
+ * {"error":"Bad Request",…} body. A path parameter over the router's `maxParamLength` is a 414.
+ */
+export function frameworkErrors(maxParamLength: number) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
+    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      sendError(Errors.uriTooLong(maxParamLength), req, reply);
+    } else if (err.code === 'FST_ERR_BAD_URL') {
+      sendError(Errors.badRequest('The URL has a malformed path component (bad percent-encoding)'), req, reply);
+    } else {
+      sendError(err, req, reply);
     }
-    if (known) {
-      req.log.warn({ code: known.code, status: known.statusCode }, known.message);
-      return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
-    }
-    req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' });
-  });
+  };
 }
 
 export function routeNotFound(method: string, url: string): AppError {

@@ -1,16 +1,101 @@
 // Request validation: JSON bodies are checked strictly (a number is not a string: a password of
 // 12345678 is a 400, not silently "12345678"), while path and query values, which are always
 // text on the wire, are coerced to the schema's types.
-import Ajv, { type Options } from 'ajv';
+//
+// Before the schema, every string (and property name) of a body, query or path is checked for
+// text PostgreSQL cannot store: a NUL character (text columns refuse it: "invalid byte sequence
+// for encoding UTF8: 0x00", a 500 once it reaches the database) and lone UTF-16 surrogates, which
+// JSON.parse accepts ("\ud800") and both pg and PGlite would silently store as U+FFFD. Either is
+// a 400 naming the field, before any handler runs, so nothing is half-written.
+import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
-const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false, strict: false };
+// verbose: errors carry their schema, so a rule's own wording (x-messages) can replace ajv's.
+const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false, strict: false, verbose: true };
+
+// A NUL, or a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why this text can't be stored, as the end of a validation message; undefined when it can. */
+export function unstorableText(value: string): string | undefined {
+  const m = UNSTORABLE.exec(value);
+  if (!m) return undefined;
+  if (m[0] === '\u0000') return 'must not contain NUL characters (\\u0000)';
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase();
+  return `must be valid Unicode text (it contains a lone surrogate \\u${code})`;
+}
+
+export interface TextProblem {
+  /** JSON-pointer style path inside the checked value, "" for the value itself. */
+  path: string;
+  message: string;
+}
+
+/** The first string or property name inside `data` that can't be stored (iterative: any depth). */
+export function findUnstorableText(data: unknown): TextProblem | undefined {
+  const stack: [unknown, string][] = [[data, '']];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      const message = unstorableText(value);
+      if (message) return { path, message };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}/${i}`]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (const [key] of entries) {
+        const problem = unstorableText(key);
+        if (problem) return { path, message: `has a property name that ${problem}` };
+      }
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], `${path}/${pointerEscape(entries[i][0])}`]);
+    }
+  }
+  return undefined;
+}
+
+function pointerEscape(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** Wraps a schema validator with the storable-text check; Fastify formats the errors as "body/name must …". */
+function withTextCheck(validate: Validate): Validate {
+  const checked: Validate = (data: unknown) => {
+    const problem = findUnstorableText(data);
+    if (problem) {
+      checked.errors = [{ keyword: 'storableText', instancePath: problem.path, schemaPath: '#/storableText', params: {}, message: problem.message }];
+      return false;
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    return ok;
+  };
+  return checked;
+}
+
+/**
+ * "body/name must …", as Fastify words it, except where the contract words a rule itself: a
+ * schema's `x-messages: { minLength: 'Password must be at least 8 characters' }` answers
+ * "body/password: Password must be at least 8 characters" (the product's text), and
+ * `{ pattern: 'must not be empty' }` answers "body/name must not be empty".
+ */
+export function formatValidationErrors(errors: ErrorObject[], dataVar: string): Error {
+  const text = errors.map((e) => {
+    const own = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
+    // A sentence of its own ("Password must …") follows a colon; a predicate ("must not be empty") a space.
+    if (own) return `${dataVar}${e.instancePath}${/^[A-Z]/.test(own) ? ': ' : ' '}${own}`;
+    return `${dataVar}${e.instancePath} ${e.message}`;
+  });
+  return new Error(text.join(', '));
+}
 
 export function registerValidation(app: FastifyInstance): void {
+  app.setSchemaErrorFormatter((errors, dataVar) => formatValidationErrors(errors as ErrorObject[], dataVar));
   const strict = new Ajv({ ...base, coerceTypes: false });
   const coercing = new Ajv({ ...base, coerceTypes: 'array' });
   addFormats(strict);
   addFormats(coercing);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => withTextCheck((httpPart === 'body' ? strict : coercing).compile(schema) as Validate));
 }

@@ -1,19 +1,19 @@
 // The built console (web/dist) at /, with the SPA fallback to index.html for client routes.
-// Unknown /api routes stay JSON 404s. Every answer of this context carries the console's
-// browser-security headers (security-headers.ts), its policy allowing index.html's inline blocks
-// by hash.
+// Unknown /api routes stay JSON 404s (405 with Allow when only the method is wrong). Every answer
+// of this context carries the console's browser-security headers (security-headers.ts), its
+// policy allowing index.html's inline blocks by hash.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
-import { routeNotFound } from './errors';
+import { unknownRoute } from './contract';
 import { consoleSecurityHeaders } from './security-headers';
 
 export async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
   const webDir = config.webDir;
   if (!webDir) {
     app.setNotFoundHandler(async (req) => {
-      throw routeNotFound(req.method, req.url);
+      throw unknownRoute(app, req.method, req.url);
     });
     return;
   }
@@ -34,7 +34,7 @@ export async function registerWeb(app: FastifyInstance, config: Config): Promise
     web.setNotFoundHandler(async (req, reply) => {
       const url = req.url.split('?')[0];
       if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
-        throw routeNotFound(req.method, url);
+        throw unknownRoute(app, req.method, url);
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });

@@ -24,9 +24,10 @@ import type {
 
 import type {
   Account,
+  BadRequestResponse,
   ChangePasswordBody,
   ConfirmEmailBody,
-  ErrorResponse,
+  ConflictResponse,
   ForgotPassword200,
   ForgotPasswordAlias200,
   ForgotPasswordAliasBody,
@@ -36,11 +37,19 @@ import type {
   LoginAccountBody,
   LoginAnswer,
   Message,
+  MethodNotAllowedResponse,
   MfaToggleAnswer,
+  NotFoundResponse,
+  PayloadTooLargeResponse,
   RegisterAccountBody,
+  RequestTimeoutResponse,
   ResetPasswordBody,
   ToggleMfaBody,
   TokenAnswer,
+  TooManyRequestsResponse,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
+  UriTooLongResponse,
   VerifyMfaCodeAliasBody,
   VerifyMfaCodeBody,
   VerifyTokenAliasBody,
@@ -77,7 +86,7 @@ export const registerAccount = async (registerAccountBody: RegisterAccountBody, 
 
 
 
-export const getRegisterAccountMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getRegisterAccountMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerAccount>>, TError,{data: RegisterAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof registerAccount>>, TError,{data: RegisterAccountBody}, TContext> => {
 
@@ -104,9 +113,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RegisterAccountMutationResult = NonNullable<Awaited<ReturnType<typeof registerAccount>>>
     export type RegisterAccountMutationBody = RegisterAccountBody
-    export type RegisterAccountMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type RegisterAccountMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useRegisterAccount = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useRegisterAccount = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerAccount>>, TError,{data: RegisterAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof registerAccount>>,
@@ -142,7 +151,7 @@ export const loginAccount = async (loginAccountBody: LoginAccountBody, options?:
 
 
 
-export const getLoginAccountMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getLoginAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof loginAccount>>, TError,{data: LoginAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof loginAccount>>, TError,{data: LoginAccountBody}, TContext> => {
 
@@ -169,9 +178,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LoginAccountMutationResult = NonNullable<Awaited<ReturnType<typeof loginAccount>>>
     export type LoginAccountMutationBody = LoginAccountBody
-    export type LoginAccountMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type LoginAccountMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useLoginAccount = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useLoginAccount = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof loginAccount>>, TError,{data: LoginAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof loginAccount>>,
@@ -215,7 +224,7 @@ export const getVerifyTokenQueryKey = (verifyTokenBody?: VerifyTokenBody,) => {
     }
 
     
-export const getVerifyTokenQueryOptions = <TData = Awaited<ReturnType<typeof verifyToken>>, TError = ErrorResponse | ErrorResponse>(verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getVerifyTokenQueryOptions = <TData = Awaited<ReturnType<typeof verifyToken>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -234,10 +243,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type VerifyTokenQueryResult = NonNullable<Awaited<ReturnType<typeof verifyToken>>>
-export type VerifyTokenQueryError = ErrorResponse | ErrorResponse
+export type VerifyTokenQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = ErrorResponse | ErrorResponse>(
+export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  verifyTokenBody: VerifyTokenBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof verifyToken>>,
@@ -247,7 +256,7 @@ export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = ErrorResponse | ErrorResponse>(
+export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof verifyToken>>,
@@ -257,12 +266,12 @@ export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = ErrorResponse | ErrorResponse>(
+export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = ErrorResponse | ErrorResponse>(
+export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -301,7 +310,7 @@ export const verifyTokenAlias = async (verifyTokenAliasBody: VerifyTokenAliasBod
 
 
 
-export const getVerifyTokenAliasMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getVerifyTokenAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext> => {
 
@@ -328,9 +337,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifyTokenAliasMutationResult = NonNullable<Awaited<ReturnType<typeof verifyTokenAlias>>>
     export type VerifyTokenAliasMutationBody = VerifyTokenAliasBody
-    export type VerifyTokenAliasMutationError = ErrorResponse | ErrorResponse
+    export type VerifyTokenAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifyTokenAlias = <TError = ErrorResponse | ErrorResponse,
+    export const useVerifyTokenAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyTokenAlias>>,
@@ -366,7 +375,7 @@ export const forgotPassword = async (forgotPasswordBody: ForgotPasswordBody, opt
 
 
 
-export const getForgotPasswordMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getForgotPasswordMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,{data: ForgotPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,{data: ForgotPasswordBody}, TContext> => {
 
@@ -393,9 +402,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ForgotPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof forgotPassword>>>
     export type ForgotPasswordMutationBody = ForgotPasswordBody
-    export type ForgotPasswordMutationError = ErrorResponse | ErrorResponse
+    export type ForgotPasswordMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useForgotPassword = <TError = ErrorResponse | ErrorResponse,
+    export const useForgotPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,{data: ForgotPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof forgotPassword>>,
@@ -431,7 +440,7 @@ export const forgotPasswordAlias = async (forgotPasswordAliasBody: ForgotPasswor
 
 
 
-export const getForgotPasswordAliasMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getForgotPasswordAliasMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext> => {
 
@@ -458,9 +467,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ForgotPasswordAliasMutationResult = NonNullable<Awaited<ReturnType<typeof forgotPasswordAlias>>>
     export type ForgotPasswordAliasMutationBody = ForgotPasswordAliasBody
-    export type ForgotPasswordAliasMutationError = ErrorResponse | ErrorResponse
+    export type ForgotPasswordAliasMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useForgotPasswordAlias = <TError = ErrorResponse | ErrorResponse,
+    export const useForgotPasswordAlias = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof forgotPasswordAlias>>,
@@ -497,7 +506,7 @@ export const resetPassword = async (token: string,
 
 
 
-export const getResetPasswordMutationOptions = <TError = ErrorResponse,
+export const getResetPasswordMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{token: string;data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{token: string;data: ResetPasswordBody}, TContext> => {
 
@@ -524,9 +533,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
     export type ResetPasswordMutationBody = ResetPasswordBody
-    export type ResetPasswordMutationError = ErrorResponse
+    export type ResetPasswordMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useResetPassword = <TError = ErrorResponse,
+    export const useResetPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{token: string;data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,
@@ -562,7 +571,7 @@ export const verifyMfaCode = async (verifyMfaCodeBody: VerifyMfaCodeBody, option
 
 
 
-export const getVerifyMfaCodeMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getVerifyMfaCodeMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCode>>, TError,{data: VerifyMfaCodeBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCode>>, TError,{data: VerifyMfaCodeBody}, TContext> => {
 
@@ -589,9 +598,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifyMfaCodeMutationResult = NonNullable<Awaited<ReturnType<typeof verifyMfaCode>>>
     export type VerifyMfaCodeMutationBody = VerifyMfaCodeBody
-    export type VerifyMfaCodeMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type VerifyMfaCodeMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useVerifyMfaCode = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useVerifyMfaCode = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCode>>, TError,{data: VerifyMfaCodeBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyMfaCode>>,
@@ -627,7 +636,7 @@ export const verifyMfaCodeAlias = async (verifyMfaCodeAliasBody: VerifyMfaCodeAl
 
 
 
-export const getVerifyMfaCodeAliasMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getVerifyMfaCodeAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext> => {
 
@@ -654,9 +663,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifyMfaCodeAliasMutationResult = NonNullable<Awaited<ReturnType<typeof verifyMfaCodeAlias>>>
     export type VerifyMfaCodeAliasMutationBody = VerifyMfaCodeAliasBody
-    export type VerifyMfaCodeAliasMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type VerifyMfaCodeAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useVerifyMfaCodeAlias = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useVerifyMfaCodeAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyMfaCodeAlias>>,
@@ -698,7 +707,7 @@ export const toggleMfa = async (toggleMfaBody?: ToggleMfaBody, options?: Request
 
 
 
-export const getToggleMfaMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getToggleMfaMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext> => {
 
@@ -725,9 +734,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ToggleMfaMutationResult = NonNullable<Awaited<ReturnType<typeof toggleMfa>>>
     export type ToggleMfaMutationBody = ToggleMfaBody
-    export type ToggleMfaMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type ToggleMfaMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useToggleMfa = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useToggleMfa = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof toggleMfa>>,
@@ -762,7 +771,7 @@ export const sendEmailVerification = async ( options?: RequestInit): Promise<Mes
 
 
 
-export const getSendEmailVerificationMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getSendEmailVerificationMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmailVerification>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendEmailVerification>>, TError,void, TContext> => {
 
@@ -789,9 +798,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendEmailVerificationMutationResult = NonNullable<Awaited<ReturnType<typeof sendEmailVerification>>>
     
-    export type SendEmailVerificationMutationError = ErrorResponse | ErrorResponse
+    export type SendEmailVerificationMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useSendEmailVerification = <TError = ErrorResponse | ErrorResponse,
+    export const useSendEmailVerification = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmailVerification>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendEmailVerification>>,
@@ -837,7 +846,7 @@ export const getConfirmEmailLinkQueryKey = (token?: string,) => {
     }
 
     
-export const getConfirmEmailLinkQueryOptions = <TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void>(token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getConfirmEmailLinkQueryOptions = <TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -856,10 +865,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ConfirmEmailLinkQueryResult = NonNullable<Awaited<ReturnType<typeof confirmEmailLink>>>
-export type ConfirmEmailLinkQueryError = void
+export type ConfirmEmailLinkQueryError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse
 
 
-export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void>(
+export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  token: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof confirmEmailLink>>,
@@ -869,7 +878,7 @@ export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEma
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void>(
+export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof confirmEmailLink>>,
@@ -879,12 +888,12 @@ export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEma
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void>(
+export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void>(
+export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -923,7 +932,7 @@ export const confirmEmail = async (confirmEmailBody: ConfirmEmailBody, options?:
 
 
 
-export const getConfirmEmailMutationOptions = <TError = ErrorResponse,
+export const getConfirmEmailMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext> => {
 
@@ -950,9 +959,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConfirmEmailMutationResult = NonNullable<Awaited<ReturnType<typeof confirmEmail>>>
     export type ConfirmEmailMutationBody = ConfirmEmailBody
-    export type ConfirmEmailMutationError = ErrorResponse
+    export type ConfirmEmailMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useConfirmEmail = <TError = ErrorResponse,
+    export const useConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof confirmEmail>>,
@@ -995,7 +1004,7 @@ export const getGetEmailVerifiedQueryKey = () => {
     }
 
     
-export const getGetEmailVerifiedQueryOptions = <TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = ErrorResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetEmailVerifiedQueryOptions = <TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1014,10 +1023,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetEmailVerifiedQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailVerified>>>
-export type GetEmailVerifiedQueryError = ErrorResponse
+export type GetEmailVerifiedQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = ErrorResponse>(
+export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getEmailVerified>>,
@@ -1027,7 +1036,7 @@ export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = ErrorResponse>(
+export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getEmailVerified>>,
@@ -1037,12 +1046,12 @@ export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = ErrorResponse>(
+export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = ErrorResponse>(
+export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1081,7 +1090,7 @@ export const changePassword = async (changePasswordBody: ChangePasswordBody, opt
 
 
 
-export const getChangePasswordMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getChangePasswordMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: ChangePasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: ChangePasswordBody}, TContext> => {
 
@@ -1108,9 +1117,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ChangePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changePassword>>>
     export type ChangePasswordMutationBody = ChangePasswordBody
-    export type ChangePasswordMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type ChangePasswordMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useChangePassword = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useChangePassword = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: ChangePasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changePassword>>,
@@ -1154,7 +1163,7 @@ export const getGetAccountDetailsQueryKey = (getAccountDetailsBody?: GetAccountD
     }
 
     
-export const getGetAccountDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = ErrorResponse | ErrorResponse>(getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAccountDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1173,10 +1182,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAccountDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getAccountDetails>>>
-export type GetAccountDetailsQueryError = ErrorResponse | ErrorResponse
+export type GetAccountDetailsQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getAccountDetailsBody: undefined |  GetAccountDetailsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAccountDetails>>,
@@ -1186,7 +1195,7 @@ export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccoun
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAccountDetails>>,
@@ -1196,12 +1205,12 @@ export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccoun
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1247,7 +1256,7 @@ export const getGetDeveloperQueryKey = (id?: string,) => {
     }
 
     
-export const getGetDeveloperQueryOptions = <TData = Awaited<ReturnType<typeof getDeveloper>>, TError = ErrorResponse | ErrorResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetDeveloperQueryOptions = <TData = Awaited<ReturnType<typeof getDeveloper>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1266,10 +1275,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetDeveloperQueryResult = NonNullable<Awaited<ReturnType<typeof getDeveloper>>>
-export type GetDeveloperQueryError = ErrorResponse | ErrorResponse
+export type GetDeveloperQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse
 
 
-export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getDeveloper>>,
@@ -1279,7 +1288,7 @@ export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getDeveloper>>,
@@ -1289,12 +1298,12 @@ export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

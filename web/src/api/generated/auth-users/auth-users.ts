@@ -26,12 +26,21 @@ import type {
   AddAuthUserBody,
   AuthSettings,
   AuthUserList,
+  BadRequestResponse,
+  ConflictResponse,
   DeleteAuthUserBody,
-  ErrorResponse,
   Message,
+  MethodNotAllowedResponse,
+  NotFoundResponse,
   Pagination,
+  PayloadTooLargeResponse,
+  RequestTimeoutResponse,
   ResetAuthUserPasswordBody,
-  UpdateAuthSettingsBody
+  TooManyRequestsResponse,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
+  UpdateAuthSettingsBody,
+  UriTooLongResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -74,7 +83,7 @@ export const getListAuthUsersQueryKey = (projectId?: string,
     }
 
     
-export const getListAuthUsersQueryOptions = <TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(projectId: string,
+export const getListAuthUsersQueryOptions = <TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAuthUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -94,10 +103,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListAuthUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listAuthUsers>>>
-export type ListAuthUsersQueryError = ErrorResponse | ErrorResponse | ErrorResponse
+export type ListAuthUsersQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination: undefined |  Pagination, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAuthUsers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -108,7 +117,7 @@ export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAuthUsers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -119,13 +128,13 @@ export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAuthUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAuthUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -166,7 +175,7 @@ export const addAuthUser = async (projectId: string,
 
 
 
-export const getAddAuthUserMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+export const getAddAuthUserMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAuthUser>>, TError,{projectId: string;data: AddAuthUserBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addAuthUser>>, TError,{projectId: string;data: AddAuthUserBody}, TContext> => {
 
@@ -193,9 +202,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddAuthUserMutationResult = NonNullable<Awaited<ReturnType<typeof addAuthUser>>>
     export type AddAuthUserMutationBody = AddAuthUserBody
-    export type AddAuthUserMutationError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse
+    export type AddAuthUserMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddAuthUser = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useAddAuthUser = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAuthUser>>, TError,{projectId: string;data: AddAuthUserBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addAuthUser>>,
@@ -232,7 +241,7 @@ export const deleteAuthUser = async (projectId: string,
 
 
 
-export const getDeleteAuthUserMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getDeleteAuthUserMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAuthUser>>, TError,{projectId: string;data: DeleteAuthUserBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteAuthUser>>, TError,{projectId: string;data: DeleteAuthUserBody}, TContext> => {
 
@@ -259,9 +268,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteAuthUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAuthUser>>>
     export type DeleteAuthUserMutationBody = DeleteAuthUserBody
-    export type DeleteAuthUserMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type DeleteAuthUserMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteAuthUser = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useDeleteAuthUser = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAuthUser>>, TError,{projectId: string;data: DeleteAuthUserBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteAuthUser>>,
@@ -298,7 +307,7 @@ export const resetAuthUserPassword = async (projectId: string,
 
 
 
-export const getResetAuthUserPasswordMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getResetAuthUserPasswordMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetAuthUserPassword>>, TError,{projectId: string;data: ResetAuthUserPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetAuthUserPassword>>, TError,{projectId: string;data: ResetAuthUserPasswordBody}, TContext> => {
 
@@ -325,9 +334,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetAuthUserPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetAuthUserPassword>>>
     export type ResetAuthUserPasswordMutationBody = ResetAuthUserPasswordBody
-    export type ResetAuthUserPasswordMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type ResetAuthUserPasswordMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useResetAuthUserPassword = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useResetAuthUserPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetAuthUserPassword>>, TError,{projectId: string;data: ResetAuthUserPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetAuthUserPassword>>,
@@ -367,7 +376,7 @@ export const updateAuthSettings = async (projectId: string,
 
 
 
-export const getUpdateAuthSettingsMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getUpdateAuthSettingsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAuthSettings>>, TError,{projectId: string;data: UpdateAuthSettingsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateAuthSettings>>, TError,{projectId: string;data: UpdateAuthSettingsBody}, TContext> => {
 
@@ -394,9 +403,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateAuthSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof updateAuthSettings>>>
     export type UpdateAuthSettingsMutationBody = UpdateAuthSettingsBody
-    export type UpdateAuthSettingsMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type UpdateAuthSettingsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUpdateAuthSettings = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useUpdateAuthSettings = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAuthSettings>>, TError,{projectId: string;data: UpdateAuthSettingsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAuthSettings>>,

@@ -23,12 +23,19 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   BucketListObjectsParams,
   BucketUploadObject200,
   BucketUploadObjectBody,
-  ErrorResponse,
   FileList,
-  Message
+  Message,
+  MethodNotAllowedResponse,
+  NotFoundResponse,
+  PayloadTooLargeResponse,
+  RequestTimeoutResponse,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
+  UriTooLongResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -75,7 +82,7 @@ export const getBucketListObjectsQueryKey = (params?: BucketListObjectsParams,) 
     }
 
     
-export const getBucketListObjectsQueryOptions = <TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = ErrorResponse>(params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getBucketListObjectsQueryOptions = <TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -94,10 +101,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type BucketListObjectsQueryResult = NonNullable<Awaited<ReturnType<typeof bucketListObjects>>>
-export type BucketListObjectsQueryError = ErrorResponse
+export type BucketListObjectsQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse
 
 
-export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = ErrorResponse>(
+export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
  params: undefined |  BucketListObjectsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof bucketListObjects>>,
@@ -107,7 +114,7 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = ErrorResponse>(
+export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof bucketListObjects>>,
@@ -117,12 +124,12 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = ErrorResponse>(
+export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = ErrorResponse>(
+export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -163,7 +170,7 @@ formData.append(`file`, bucketUploadObjectBody.file)
 
 
 
-export const getBucketUploadObjectMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getBucketUploadObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext> => {
 
@@ -190,9 +197,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BucketUploadObjectMutationResult = NonNullable<Awaited<ReturnType<typeof bucketUploadObject>>>
     export type BucketUploadObjectMutationBody = BucketUploadObjectBody
-    export type BucketUploadObjectMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type BucketUploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useBucketUploadObject = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useBucketUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bucketUploadObject>>,
@@ -235,7 +242,7 @@ export const getBucketDownloadObjectQueryKey = (objectId?: string,) => {
     }
 
     
-export const getBucketDownloadObjectQueryOptions = <TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | ErrorResponse | ErrorResponse>(objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getBucketDownloadObjectQueryOptions = <TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -254,10 +261,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type BucketDownloadObjectQueryResult = NonNullable<Awaited<ReturnType<typeof bucketDownloadObject>>>
-export type BucketDownloadObjectQueryError = void | ErrorResponse | ErrorResponse
+export type BucketDownloadObjectQueryError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse
 
 
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  objectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof bucketDownloadObject>>,
@@ -267,7 +274,7 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof bucketDownloadObject>>,
@@ -277,12 +284,12 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -320,7 +327,7 @@ export const bucketDeleteObject = async (objectId: string, options?: RequestInit
 
 
 
-export const getBucketDeleteObjectMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getBucketDeleteObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext> => {
 
@@ -347,9 +354,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BucketDeleteObjectMutationResult = NonNullable<Awaited<ReturnType<typeof bucketDeleteObject>>>
     
-    export type BucketDeleteObjectMutationError = ErrorResponse | ErrorResponse
+    export type BucketDeleteObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useBucketDeleteObject = <TError = ErrorResponse | ErrorResponse,
+    export const useBucketDeleteObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bucketDeleteObject>>,

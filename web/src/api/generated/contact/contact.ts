@@ -14,9 +14,14 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
-  ErrorResponse,
+  BadRequestResponse,
   Message,
-  SubmitContactMessageBody
+  MethodNotAllowedResponse,
+  PayloadTooLargeResponse,
+  RequestTimeoutResponse,
+  SubmitContactMessageBody,
+  TooManyRequestsResponse,
+  UnsupportedMediaTypeResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -49,7 +54,7 @@ export const submitContactMessage = async (submitContactMessageBody: SubmitConta
 
 
 
-export const getSubmitContactMessageMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getSubmitContactMessageMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof submitContactMessage>>, TError,{data: SubmitContactMessageBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof submitContactMessage>>, TError,{data: SubmitContactMessageBody}, TContext> => {
 
@@ -76,9 +81,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SubmitContactMessageMutationResult = NonNullable<Awaited<ReturnType<typeof submitContactMessage>>>
     export type SubmitContactMessageMutationBody = SubmitContactMessageBody
-    export type SubmitContactMessageMutationError = ErrorResponse | ErrorResponse
+    export type SubmitContactMessageMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useSubmitContactMessage = <TError = ErrorResponse | ErrorResponse,
+    export const useSubmitContactMessage = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof submitContactMessage>>, TError,{data: SubmitContactMessageBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof submitContactMessage>>,

@@ -23,6 +23,8 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
+  ConflictResponse,
   EndUser,
   EndUserConfirmEmailBody,
   EndUserRefreshBody,
@@ -33,8 +35,13 @@ import type {
   EndUserSignInBody,
   EndUserSignOutBody,
   EndUserSignUpBody,
-  ErrorResponse,
-  Message
+  Message,
+  MethodNotAllowedResponse,
+  PayloadTooLargeResponse,
+  RequestTimeoutResponse,
+  TooManyRequestsResponse,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -67,7 +74,7 @@ export const endUserSignUp = async (endUserSignUpBody: EndUserSignUpBody, option
 
 
 
-export const getEndUserSignUpMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+export const getEndUserSignUpMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext> => {
 
@@ -94,9 +101,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserSignUpMutationResult = NonNullable<Awaited<ReturnType<typeof endUserSignUp>>>
     export type EndUserSignUpMutationBody = EndUserSignUpBody
-    export type EndUserSignUpMutationError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse
+    export type EndUserSignUpMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSignUp = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useEndUserSignUp = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignUp>>,
@@ -132,7 +139,7 @@ export const endUserSignIn = async (endUserSignInBody: EndUserSignInBody, option
 
 
 
-export const getEndUserSignInMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getEndUserSignInMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext> => {
 
@@ -159,9 +166,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserSignInMutationResult = NonNullable<Awaited<ReturnType<typeof endUserSignIn>>>
     export type EndUserSignInMutationBody = EndUserSignInBody
-    export type EndUserSignInMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type EndUserSignInMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSignIn = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useEndUserSignIn = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignIn>>,
@@ -197,7 +204,7 @@ export const endUserRefresh = async (endUserRefreshBody: EndUserRefreshBody, opt
 
 
 
-export const getEndUserRefreshMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getEndUserRefreshMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserRefresh>>, TError,{data: EndUserRefreshBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserRefresh>>, TError,{data: EndUserRefreshBody}, TContext> => {
 
@@ -224,9 +231,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserRefreshMutationResult = NonNullable<Awaited<ReturnType<typeof endUserRefresh>>>
     export type EndUserRefreshMutationBody = EndUserRefreshBody
-    export type EndUserRefreshMutationError = ErrorResponse | ErrorResponse
+    export type EndUserRefreshMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useEndUserRefresh = <TError = ErrorResponse | ErrorResponse,
+    export const useEndUserRefresh = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserRefresh>>, TError,{data: EndUserRefreshBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserRefresh>>,
@@ -262,7 +269,7 @@ export const endUserSignOut = async (endUserSignOutBody: EndUserSignOutBody, opt
 
 
 
-export const getEndUserSignOutMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getEndUserSignOutMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignOut>>, TError,{data: EndUserSignOutBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserSignOut>>, TError,{data: EndUserSignOutBody}, TContext> => {
 
@@ -289,9 +296,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserSignOutMutationResult = NonNullable<Awaited<ReturnType<typeof endUserSignOut>>>
     export type EndUserSignOutMutationBody = EndUserSignOutBody
-    export type EndUserSignOutMutationError = ErrorResponse | ErrorResponse
+    export type EndUserSignOutMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useEndUserSignOut = <TError = ErrorResponse | ErrorResponse,
+    export const useEndUserSignOut = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignOut>>, TError,{data: EndUserSignOutBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignOut>>,
@@ -334,7 +341,7 @@ export const getEndUserGetCurrentQueryKey = () => {
     }
 
     
-export const getEndUserGetCurrentQueryOptions = <TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = ErrorResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getEndUserGetCurrentQueryOptions = <TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -353,10 +360,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type EndUserGetCurrentQueryResult = NonNullable<Awaited<ReturnType<typeof endUserGetCurrent>>>
-export type EndUserGetCurrentQueryError = ErrorResponse
+export type EndUserGetCurrentQueryError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse
 
 
-export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = ErrorResponse>(
+export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof endUserGetCurrent>>,
@@ -366,7 +373,7 @@ export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = ErrorResponse>(
+export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof endUserGetCurrent>>,
@@ -376,12 +383,12 @@ export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = ErrorResponse>(
+export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = ErrorResponse>(
+export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -420,7 +427,7 @@ export const endUserRequestPasswordReset = async (endUserRequestPasswordResetBod
 
 
 
-export const getEndUserRequestPasswordResetMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getEndUserRequestPasswordResetMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserRequestPasswordReset>>, TError,{data: EndUserRequestPasswordResetBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserRequestPasswordReset>>, TError,{data: EndUserRequestPasswordResetBody}, TContext> => {
 
@@ -447,9 +454,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserRequestPasswordResetMutationResult = NonNullable<Awaited<ReturnType<typeof endUserRequestPasswordReset>>>
     export type EndUserRequestPasswordResetMutationBody = EndUserRequestPasswordResetBody
-    export type EndUserRequestPasswordResetMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type EndUserRequestPasswordResetMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserRequestPasswordReset = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useEndUserRequestPasswordReset = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserRequestPasswordReset>>, TError,{data: EndUserRequestPasswordResetBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserRequestPasswordReset>>,
@@ -488,7 +495,7 @@ export const endUserResetPassword = async (endUserResetPasswordBody: EndUserRese
 
 
 
-export const getEndUserResetPasswordMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getEndUserResetPasswordMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserResetPassword>>, TError,{data: EndUserResetPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserResetPassword>>, TError,{data: EndUserResetPasswordBody}, TContext> => {
 
@@ -515,9 +522,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof endUserResetPassword>>>
     export type EndUserResetPasswordMutationBody = EndUserResetPasswordBody
-    export type EndUserResetPasswordMutationError = ErrorResponse | ErrorResponse
+    export type EndUserResetPasswordMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserResetPassword = <TError = ErrorResponse | ErrorResponse,
+    export const useEndUserResetPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserResetPassword>>, TError,{data: EndUserResetPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserResetPassword>>,
@@ -552,7 +559,7 @@ export const endUserSendVerification = async ( options?: RequestInit): Promise<M
 
 
 
-export const getEndUserSendVerificationMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getEndUserSendVerificationMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSendVerification>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserSendVerification>>, TError,void, TContext> => {
 
@@ -579,9 +586,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserSendVerificationMutationResult = NonNullable<Awaited<ReturnType<typeof endUserSendVerification>>>
     
-    export type EndUserSendVerificationMutationError = ErrorResponse | ErrorResponse
+    export type EndUserSendVerificationMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSendVerification = <TError = ErrorResponse | ErrorResponse,
+    export const useEndUserSendVerification = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSendVerification>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSendVerification>>,
@@ -617,7 +624,7 @@ export const endUserConfirmEmail = async (endUserConfirmEmailBody: EndUserConfir
 
 
 
-export const getEndUserConfirmEmailMutationOptions = <TError = ErrorResponse,
+export const getEndUserConfirmEmailMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserConfirmEmail>>, TError,{data: EndUserConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserConfirmEmail>>, TError,{data: EndUserConfirmEmailBody}, TContext> => {
 
@@ -644,9 +651,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserConfirmEmailMutationResult = NonNullable<Awaited<ReturnType<typeof endUserConfirmEmail>>>
     export type EndUserConfirmEmailMutationBody = EndUserConfirmEmailBody
-    export type EndUserConfirmEmailMutationError = ErrorResponse
+    export type EndUserConfirmEmailMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useEndUserConfirmEmail = <TError = ErrorResponse,
+    export const useEndUserConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserConfirmEmail>>, TError,{data: EndUserConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserConfirmEmail>>,

@@ -24,15 +24,22 @@ import type {
 
 import type {
   ActivateDeployment200,
+  BadRequestResponse,
   ContainerStats,
-  ErrorResponse,
   GetContainerStatsBody,
   GetDeploymentLogs200,
   ListDeployments200,
+  MethodNotAllowedResponse,
+  NotFoundResponse,
+  PayloadTooLargeResponse,
+  RequestTimeoutResponse,
   Site,
   SiteTraffic,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
   UploadSiteZip200,
-  UploadSiteZipBody
+  UploadSiteZipBody,
+  UriTooLongResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -75,7 +82,7 @@ formData.append(`type`, uploadSiteZipBody.type)
 
 
 
-export const getUploadSiteZipMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+export const getUploadSiteZipMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext> => {
 
@@ -102,9 +109,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadSiteZipMutationResult = NonNullable<Awaited<ReturnType<typeof uploadSiteZip>>>
     export type UploadSiteZipMutationBody = UploadSiteZipBody
-    export type UploadSiteZipMutationError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse
+    export type UploadSiteZipMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUploadSiteZip = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadSiteZip>>,
@@ -150,7 +157,7 @@ export const getGetContainerStatsQueryKey = (projectId?: string,
     }
 
     
-export const getGetContainerStatsQueryOptions = <TData = Awaited<ReturnType<typeof getContainerStats>>, TError = ErrorResponse | ErrorResponse>(projectId: string,
+export const getGetContainerStatsQueryOptions = <TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
     getContainerStatsBody?: GetContainerStatsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -170,10 +177,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetContainerStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getContainerStats>>>
-export type GetContainerStatsQueryError = ErrorResponse | ErrorResponse
+export type GetContainerStatsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getContainerStatsBody: undefined |  GetContainerStatsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -184,7 +191,7 @@ export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContai
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getContainerStatsBody?: GetContainerStatsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -195,13 +202,13 @@ export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContai
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getContainerStatsBody?: GetContainerStatsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getContainerStatsBody?: GetContainerStatsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -248,7 +255,7 @@ export const getListDeploymentsQueryKey = (projectId?: string,) => {
     }
 
     
-export const getListDeploymentsQueryOptions = <TData = Awaited<ReturnType<typeof listDeployments>>, TError = ErrorResponse | ErrorResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListDeploymentsQueryOptions = <TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -267,10 +274,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListDeploymentsQueryResult = NonNullable<Awaited<ReturnType<typeof listDeployments>>>
-export type ListDeploymentsQueryError = ErrorResponse | ErrorResponse
+export type ListDeploymentsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = ErrorResponse | ErrorResponse>(
+export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDeployments>>,
@@ -280,7 +287,7 @@ export function useListDeployments<TData = Awaited<ReturnType<typeof listDeploym
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = ErrorResponse | ErrorResponse>(
+export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDeployments>>,
@@ -290,12 +297,12 @@ export function useListDeployments<TData = Awaited<ReturnType<typeof listDeploym
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = ErrorResponse | ErrorResponse>(
+export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = ErrorResponse | ErrorResponse>(
+export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -338,7 +345,7 @@ export const activateDeployment = async (projectId: string,
 
 
 
-export const getActivateDeploymentMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getActivateDeploymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateDeployment>>, TError,{projectId: string;deploymentId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof activateDeployment>>, TError,{projectId: string;deploymentId: string}, TContext> => {
 
@@ -365,9 +372,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ActivateDeploymentMutationResult = NonNullable<Awaited<ReturnType<typeof activateDeployment>>>
     
-    export type ActivateDeploymentMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type ActivateDeploymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useActivateDeployment = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useActivateDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateDeployment>>, TError,{projectId: string;deploymentId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof activateDeployment>>,
@@ -413,7 +420,7 @@ export const getGetDeploymentLogsQueryKey = (projectId?: string,
     }
 
     
-export const getGetDeploymentLogsQueryOptions = <TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = ErrorResponse | ErrorResponse>(projectId: string,
+export const getGetDeploymentLogsQueryOptions = <TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -433,10 +440,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetDeploymentLogsQueryResult = NonNullable<Awaited<ReturnType<typeof getDeploymentLogs>>>
-export type GetDeploymentLogsQueryError = ErrorResponse | ErrorResponse
+export type GetDeploymentLogsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     deploymentId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -447,7 +454,7 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -458,13 +465,13 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -511,7 +518,7 @@ export const getGetSiteTrafficQueryKey = (projectId?: string,) => {
     }
 
     
-export const getGetSiteTrafficQueryOptions = <TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = ErrorResponse | ErrorResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetSiteTrafficQueryOptions = <TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -530,10 +537,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetSiteTrafficQueryResult = NonNullable<Awaited<ReturnType<typeof getSiteTraffic>>>
-export type GetSiteTrafficQueryError = ErrorResponse | ErrorResponse
+export type GetSiteTrafficQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getSiteTraffic>>,
@@ -543,7 +550,7 @@ export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraff
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getSiteTraffic>>,
@@ -553,12 +560,12 @@ export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraff
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -604,7 +611,7 @@ export const getListSitesQueryKey = () => {
     }
 
     
-export const getListSitesQueryOptions = <TData = Awaited<ReturnType<typeof listSites>>, TError = ErrorResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListSitesQueryOptions = <TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -623,10 +630,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListSitesQueryResult = NonNullable<Awaited<ReturnType<typeof listSites>>>
-export type ListSitesQueryError = ErrorResponse
+export type ListSitesQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = ErrorResponse>(
+export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listSites>>,
@@ -636,7 +643,7 @@ export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TErr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = ErrorResponse>(
+export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listSites>>,
@@ -646,12 +653,12 @@ export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TErr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = ErrorResponse>(
+export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = ErrorResponse>(
+export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -4,9 +4,9 @@
  * Hostbase platform API 0.1.0
  */
 import type { Email } from './email';
-import type { Password } from './password';
+import type { NewPassword } from './newPassword';
 
 export type AddAuthUserBody = {
   email: Email;
-  password: Password;
+  password: NewPassword;
 };

@@ -3,7 +3,7 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
-import type { Password } from './password';
+import type { MailboxPassword } from './mailboxPassword';
 
 export type AddSmtpAccountBody = {
   /**
@@ -14,5 +14,5 @@ export type AddSmtpAccountBody = {
   email: string;
   /** @maxLength 253 */
   domain: string;
-  password: Password;
+  password: MailboxPassword;
 };

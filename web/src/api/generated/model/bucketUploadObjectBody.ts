@@ -5,5 +5,6 @@
  */
 
 export type BucketUploadObjectBody = {
+  /** The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type. */
   file: Blob;
 };

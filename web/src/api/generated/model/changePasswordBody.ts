@@ -4,8 +4,9 @@
  * Hostbase platform API 0.1.0
  */
 import type { Password } from './password';
+import type { NewPassword } from './newPassword';
 
 export type ChangePasswordBody = {
   current_password: Password;
-  new_password: Password;
+  new_password: NewPassword;
 };

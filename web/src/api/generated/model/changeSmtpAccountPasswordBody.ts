@@ -3,7 +3,7 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
-import type { Password } from './password';
+import type { MailboxPassword } from './mailboxPassword';
 
 export type ChangeSmtpAccountPasswordBody = {
   /**
@@ -11,5 +11,5 @@ export type ChangeSmtpAccountPasswordBody = {
    * @maxLength 254
    */
   email: string;
-  password: Password;
+  password: MailboxPassword;
 };

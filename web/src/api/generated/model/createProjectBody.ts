@@ -3,18 +3,17 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { Subdomain } from './subdomain';
 
 export type CreateProjectBody = {
   /**
+   * Trimmed; must not be only spaces.
    * @minLength 1
    * @maxLength 100
+   * @pattern \S
    */
   projectName: string;
-  /**
-   * @minLength 1
-   * @maxLength 63
-   */
-  subdomain: string;
+  subdomain: Subdomain;
   /** @maxLength 1000 */
   description?: string;
 };

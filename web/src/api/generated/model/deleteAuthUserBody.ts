@@ -8,5 +8,6 @@ import type { Email } from './email';
 export type DeleteAuthUserBody = {
   /** @maxLength 64 */
   user_id: string;
+  /** When given, must be the email of the user with this user_id (else 400). */
   email?: Email;
 };

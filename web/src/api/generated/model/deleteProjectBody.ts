@@ -5,6 +5,9 @@
  */
 
 export type DeleteProjectBody = {
-  /** Must equal the project's subdomain. */
+  /**
+   * Must equal the project's subdomain (compared trimmed and in lower case), else 400.
+   * @maxLength 253
+   */
   confirm: string;
 };

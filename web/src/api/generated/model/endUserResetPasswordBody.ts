@@ -3,7 +3,7 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
-import type { Password } from './password';
+import type { NewPassword } from './newPassword';
 
 export type EndUserResetPasswordBody = {
   /**
@@ -11,5 +11,5 @@ export type EndUserResetPasswordBody = {
    * @maxLength 256
    */
   token: string;
-  password: Password;
+  password: NewPassword;
 };

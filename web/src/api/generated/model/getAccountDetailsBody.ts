@@ -3,12 +3,9 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { Name } from './name';
 
 export type GetAccountDetailsBody = {
-  /**
-   * When given, the profile name is updated.
-   * @minLength 1
-   * @maxLength 200
-   */
-  name?: string;
+  /** When given, the profile name is updated. */
+  name?: Name;
 };

@@ -5,6 +5,7 @@
  */
 
 /**
+ * A password as typed at sign-in (or the current password); the rules for new ones are NewPassword's.
  * @minLength 1
  * @maxLength 1024
  */

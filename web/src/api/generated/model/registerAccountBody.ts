@@ -3,15 +3,12 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { Name } from './name';
 import type { Email } from './email';
-import type { Password } from './password';
+import type { NewPassword } from './newPassword';
 
 export type RegisterAccountBody = {
-  /**
-   * @minLength 1
-   * @maxLength 200
-   */
-  name: string;
+  name: Name;
   email: Email;
-  password: Password;
+  password: NewPassword;
 };

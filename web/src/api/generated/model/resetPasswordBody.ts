@@ -3,8 +3,8 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
-import type { Password } from './password';
+import type { NewPassword } from './newPassword';
 
 export type ResetPasswordBody = {
-  password: Password;
+  password: NewPassword;
 };

@@ -3,18 +3,17 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { Name } from './name';
 import type { Email } from './email';
 
 export type SubmitContactMessageBody = {
-  /**
-   * @minLength 1
-   * @maxLength 200
-   */
-  name: string;
+  name: Name;
   email: Email;
   /**
+   * Trimmed; must not be only spaces.
    * @minLength 1
    * @maxLength 5000
+   * @pattern \S
    */
   message: string;
 };

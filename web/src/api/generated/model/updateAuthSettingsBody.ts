@@ -3,14 +3,12 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { Origin } from './origin';
+import type { SiteUrl } from './siteUrl';
 
 export type UpdateAuthSettingsBody = {
   /** @maxItems 50 */
-  allowed_origins?: string[];
-  /**
-   * @maxLength 2048
-   * @nullable
-   */
-  site_url?: string | null;
+  allowed_origins?: Origin[];
+  site_url?: SiteUrl;
   block_common_passwords?: boolean;
 };

@@ -5,6 +5,11 @@
  */
 
 export type UploadObjectBody = {
+  /**
+   * When given, must equal the project in the path (else 400).
+   * @maxLength 16384
+   */
   project_id?: string;
+  /** The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type. */
   file: Blob;
 };

@@ -14,10 +14,16 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   CreateOrderBody,
-  ErrorResponse,
+  MethodNotAllowedResponse,
+  NotImplementedResponse,
   Order,
+  PayloadTooLargeResponse,
+  RequestTimeoutResponse,
   StartPaymentBody,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
   VerifyPaymentBody
 } from '.././model';
 
@@ -51,7 +57,7 @@ export const createOrder = async (createOrderBody: CreateOrderBody, options?: Re
 
 
 
-export const getCreateOrderMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getCreateOrderMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext> => {
 
@@ -78,9 +84,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateOrderMutationResult = NonNullable<Awaited<ReturnType<typeof createOrder>>>
     export type CreateOrderMutationBody = CreateOrderBody
-    export type CreateOrderMutationError = ErrorResponse | ErrorResponse
+    export type CreateOrderMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useCreateOrder = <TError = ErrorResponse | ErrorResponse,
+    export const useCreateOrder = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createOrder>>,
@@ -116,7 +122,7 @@ export const verifyPayment = async (verifyPaymentBody: VerifyPaymentBody, option
 
 
 
-export const getVerifyPaymentMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getVerifyPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext> => {
 
@@ -143,9 +149,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifyPaymentMutationResult = NonNullable<Awaited<ReturnType<typeof verifyPayment>>>
     export type VerifyPaymentMutationBody = VerifyPaymentBody
-    export type VerifyPaymentMutationError = ErrorResponse | ErrorResponse
+    export type VerifyPaymentMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useVerifyPayment = <TError = ErrorResponse | ErrorResponse,
+    export const useVerifyPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyPayment>>,
@@ -181,7 +187,7 @@ export const startPayment = async (startPaymentBody: StartPaymentBody, options?:
 
 
 
-export const getStartPaymentMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getStartPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext> => {
 
@@ -208,9 +214,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StartPaymentMutationResult = NonNullable<Awaited<ReturnType<typeof startPayment>>>
     export type StartPaymentMutationBody = StartPaymentBody
-    export type StartPaymentMutationError = ErrorResponse | ErrorResponse
+    export type StartPaymentMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useStartPayment = <TError = ErrorResponse | ErrorResponse,
+    export const useStartPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof startPayment>>,

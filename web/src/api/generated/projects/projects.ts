@@ -23,22 +23,30 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   CheckSubdomain200,
   CheckSubdomainBody,
+  ConflictResponse,
   CreateProject200,
   CreateProjectAlias200,
   CreateProjectAliasBody,
   CreateProjectBody,
   DeleteProjectBody,
-  ErrorResponse,
   GetAuthenticationDetails200,
   GetBucketDetails200,
   GetProjectDetailsBody,
   Message,
+  MethodNotAllowedResponse,
+  NotFoundResponse,
+  PayloadTooLargeResponse,
   Project,
   ProjectDetails,
+  RequestTimeoutResponse,
   RotateProjectKey200,
-  RotateProjectKeyBody
+  RotateProjectKeyBody,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
+  UriTooLongResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -78,7 +86,7 @@ export const getListProjectsQueryKey = () => {
     }
 
     
-export const getListProjectsQueryOptions = <TData = Awaited<ReturnType<typeof listProjects>>, TError = ErrorResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListProjectsQueryOptions = <TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -97,10 +105,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListProjectsQueryResult = NonNullable<Awaited<ReturnType<typeof listProjects>>>
-export type ListProjectsQueryError = ErrorResponse
+export type ListProjectsQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = ErrorResponse>(
+export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listProjects>>,
@@ -110,7 +118,7 @@ export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = ErrorResponse>(
+export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listProjects>>,
@@ -120,12 +128,12 @@ export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = ErrorResponse>(
+export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = ErrorResponse>(
+export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -164,7 +172,7 @@ export const checkSubdomain = async (checkSubdomainBody: CheckSubdomainBody, opt
 
 
 
-export const getCheckSubdomainMutationOptions = <TError = ErrorResponse | ErrorResponse,
+export const getCheckSubdomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSubdomain>>, TError,{data: CheckSubdomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkSubdomain>>, TError,{data: CheckSubdomainBody}, TContext> => {
 
@@ -191,9 +199,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckSubdomainMutationResult = NonNullable<Awaited<ReturnType<typeof checkSubdomain>>>
     export type CheckSubdomainMutationBody = CheckSubdomainBody
-    export type CheckSubdomainMutationError = ErrorResponse | ErrorResponse
+    export type CheckSubdomainMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCheckSubdomain = <TError = ErrorResponse | ErrorResponse,
+    export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSubdomain>>, TError,{data: CheckSubdomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof checkSubdomain>>,
@@ -229,7 +237,7 @@ export const createProject = async (createProjectBody: CreateProjectBody, option
 
 
 
-export const getCreateProjectMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getCreateProjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext> => {
 
@@ -256,9 +264,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateProjectMutationResult = NonNullable<Awaited<ReturnType<typeof createProject>>>
     export type CreateProjectMutationBody = CreateProjectBody
-    export type CreateProjectMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type CreateProjectMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProject = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProject>>,
@@ -294,7 +302,7 @@ export const createProjectAlias = async (createProjectAliasBody: CreateProjectAl
 
 
 
-export const getCreateProjectAliasMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getCreateProjectAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext> => {
 
@@ -321,9 +329,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateProjectAliasMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectAlias>>>
     export type CreateProjectAliasMutationBody = CreateProjectAliasBody
-    export type CreateProjectAliasMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type CreateProjectAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProjectAlias = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProjectAlias>>,
@@ -367,7 +375,7 @@ export const getGetProjectDetailsQueryKey = (getProjectDetailsBody?: GetProjectD
     }
 
     
-export const getGetProjectDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetProjectDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -386,10 +394,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectDetails>>>
-export type GetProjectDetailsQueryError = ErrorResponse | ErrorResponse | ErrorResponse
+export type GetProjectDetailsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getProjectDetailsBody: GetProjectDetailsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProjectDetails>>,
@@ -399,7 +407,7 @@ export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjec
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProjectDetails>>,
@@ -409,12 +417,12 @@ export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjec
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -457,7 +465,7 @@ export const deleteProject = async (projectId: string,
 
 
 
-export const getDeleteProjectMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getDeleteProjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProject>>, TError,{projectId: string;data: DeleteProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteProject>>, TError,{projectId: string;data: DeleteProjectBody}, TContext> => {
 
@@ -484,9 +492,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteProjectMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProject>>>
     export type DeleteProjectMutationBody = DeleteProjectBody
-    export type DeleteProjectMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type DeleteProjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteProject = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useDeleteProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProject>>, TError,{projectId: string;data: DeleteProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteProject>>,
@@ -529,7 +537,7 @@ export const getGetBucketDetailsQueryKey = (projectId?: string,) => {
     }
 
     
-export const getGetBucketDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = ErrorResponse | ErrorResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetBucketDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -548,10 +556,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetBucketDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getBucketDetails>>>
-export type GetBucketDetailsQueryError = ErrorResponse | ErrorResponse
+export type GetBucketDetailsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getBucketDetails>>,
@@ -561,7 +569,7 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getBucketDetails>>,
@@ -571,12 +579,12 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -622,7 +630,7 @@ export const getGetAuthenticationDetailsQueryKey = (projectId?: string,) => {
     }
 
     
-export const getGetAuthenticationDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = ErrorResponse | ErrorResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAuthenticationDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -641,10 +649,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAuthenticationDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getAuthenticationDetails>>>
-export type GetAuthenticationDetailsQueryError = ErrorResponse | ErrorResponse
+export type GetAuthenticationDetailsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAuthenticationDetails>>,
@@ -654,7 +662,7 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAuthenticationDetails>>,
@@ -664,12 +672,12 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -712,7 +720,7 @@ export const rotateProjectKey = async (projectId: string,
 
 
 
-export const getRotateProjectKeyMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getRotateProjectKeyMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateProjectKey>>, TError,{projectId: string;data: RotateProjectKeyBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof rotateProjectKey>>, TError,{projectId: string;data: RotateProjectKeyBody}, TContext> => {
 
@@ -739,9 +747,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RotateProjectKeyMutationResult = NonNullable<Awaited<ReturnType<typeof rotateProjectKey>>>
     export type RotateProjectKeyMutationBody = RotateProjectKeyBody
-    export type RotateProjectKeyMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type RotateProjectKeyMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRotateProjectKey = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useRotateProjectKey = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateProjectKey>>, TError,{projectId: string;data: RotateProjectKeyBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof rotateProjectKey>>,

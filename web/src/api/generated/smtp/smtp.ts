@@ -25,15 +25,24 @@ import type {
 import type {
   AddSmtpAccountBody,
   AddSmtpDomainBody,
+  BadRequestResponse,
   ChangeSmtpAccountPasswordBody,
+  ConflictResponse,
   EmailAccount,
-  ErrorResponse,
   GetSmtpDomainDetailsBody,
   ListSmtpAccountsBody,
   Message,
+  MethodNotAllowedResponse,
+  NotFoundResponse,
+  NotImplementedResponse,
+  PayloadTooLargeResponse,
   RemoveSmtpAccountBody,
   RemoveSmtpDomainBody,
+  RequestTimeoutResponse,
   SmtpDomainDetails,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
+  UriTooLongResponse,
   VerifySmtpDomainBody
 } from '.././model';
 
@@ -68,7 +77,7 @@ export const addSmtpDomain = async (projectId: string,
 
 
 
-export const getAddSmtpDomainMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+export const getAddSmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext> => {
 
@@ -95,9 +104,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddSmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof addSmtpDomain>>>
     export type AddSmtpDomainMutationBody = AddSmtpDomainBody
-    export type AddSmtpDomainMutationError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse
+    export type AddSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useAddSmtpDomain = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useAddSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpDomain>>,
@@ -143,7 +152,7 @@ export const getGetSmtpDomainDetailsQueryKey = (projectId?: string,
     }
 
     
-export const getGetSmtpDomainDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = ErrorResponse | ErrorResponse>(projectId: string,
+export const getGetSmtpDomainDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -163,10 +172,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetSmtpDomainDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getSmtpDomainDetails>>>
-export type GetSmtpDomainDetailsQueryError = ErrorResponse | ErrorResponse
+export type GetSmtpDomainDetailsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
 
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     getSmtpDomainDetailsBody: undefined |  GetSmtpDomainDetailsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -177,7 +186,7 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -188,13 +197,13 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = ErrorResponse | ErrorResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -235,7 +244,7 @@ export const verifySmtpDomain = async (projectId: string,
 
 
 
-export const getVerifySmtpDomainMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getVerifySmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext> => {
 
@@ -262,9 +271,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifySmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof verifySmtpDomain>>>
     export type VerifySmtpDomainMutationBody = VerifySmtpDomainBody
-    export type VerifySmtpDomainMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type VerifySmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useVerifySmtpDomain = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifySmtpDomain>>,
@@ -301,7 +310,7 @@ export const removeSmtpDomain = async (projectId: string,
 
 
 
-export const getRemoveSmtpDomainMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getRemoveSmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext> => {
 
@@ -328,9 +337,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RemoveSmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof removeSmtpDomain>>>
     export type RemoveSmtpDomainMutationBody = RemoveSmtpDomainBody
-    export type RemoveSmtpDomainMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type RemoveSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useRemoveSmtpDomain = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useRemoveSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeSmtpDomain>>,
@@ -376,7 +385,7 @@ export const getListSmtpAccountsQueryKey = (projectId?: string,
     }
 
     
-export const getListSmtpAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(projectId: string,
+export const getListSmtpAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -396,10 +405,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListSmtpAccountsQueryResult = NonNullable<Awaited<ReturnType<typeof listSmtpAccounts>>>
-export type ListSmtpAccountsQueryError = ErrorResponse | ErrorResponse | ErrorResponse
+export type ListSmtpAccountsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
 
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -410,7 +419,7 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -421,13 +430,13 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -468,7 +477,7 @@ export const addSmtpAccount = async (projectId: string,
 
 
 
-export const getAddSmtpAccountMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+export const getAddSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext> => {
 
@@ -495,9 +504,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddSmtpAccountMutationResult = NonNullable<Awaited<ReturnType<typeof addSmtpAccount>>>
     export type AddSmtpAccountMutationBody = AddSmtpAccountBody
-    export type AddSmtpAccountMutationError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse
+    export type AddSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useAddSmtpAccount = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpAccount>>,
@@ -534,7 +543,7 @@ export const removeSmtpAccount = async (projectId: string,
 
 
 
-export const getRemoveSmtpAccountMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getRemoveSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext> => {
 
@@ -561,9 +570,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RemoveSmtpAccountMutationResult = NonNullable<Awaited<ReturnType<typeof removeSmtpAccount>>>
     export type RemoveSmtpAccountMutationBody = RemoveSmtpAccountBody
-    export type RemoveSmtpAccountMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type RemoveSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useRemoveSmtpAccount = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useRemoveSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeSmtpAccount>>,
@@ -600,7 +609,7 @@ export const changeSmtpAccountPassword = async (projectId: string,
 
 
 
-export const getChangeSmtpAccountPasswordMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getChangeSmtpAccountPasswordMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext> => {
 
@@ -627,9 +636,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ChangeSmtpAccountPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changeSmtpAccountPassword>>>
     export type ChangeSmtpAccountPasswordMutationBody = ChangeSmtpAccountPasswordBody
-    export type ChangeSmtpAccountPasswordMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type ChangeSmtpAccountPasswordMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
 
-    export const useChangeSmtpAccountPassword = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useChangeSmtpAccountPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changeSmtpAccountPassword>>,

@@ -23,14 +23,22 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   DeleteObjects200,
   DeleteObjectsBody,
   DownloadObjectParams,
-  ErrorResponse,
   FileList,
+  MethodNotAllowedResponse,
+  NotFoundResponse,
   Pagination,
+  PayloadTooLargeResponse,
+  RangeNotSatisfiableResponse,
+  RequestTimeoutResponse,
+  UnauthorizedResponse,
+  UnsupportedMediaTypeResponse,
   UploadObject200,
-  UploadObjectBody
+  UploadObjectBody,
+  UriTooLongResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -69,7 +77,7 @@ formData.append(`file`, uploadObjectBody.file)
 
 
 
-export const getUploadObjectMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+export const getUploadObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadObject>>, TError,{projectId: string;data: UploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadObject>>, TError,{projectId: string;data: UploadObjectBody}, TContext> => {
 
@@ -96,9 +104,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadObjectMutationResult = NonNullable<Awaited<ReturnType<typeof uploadObject>>>
     export type UploadObjectMutationBody = UploadObjectBody
-    export type UploadObjectMutationError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse
+    export type UploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUploadObject = <TError = ErrorResponse | ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadObject>>, TError,{projectId: string;data: UploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadObject>>,
@@ -144,7 +152,7 @@ export const getListObjectsQueryKey = (projectId?: string,
     }
 
     
-export const getListObjectsQueryOptions = <TData = Awaited<ReturnType<typeof listObjects>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(projectId: string,
+export const getListObjectsQueryOptions = <TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -164,10 +172,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListObjectsQueryResult = NonNullable<Awaited<ReturnType<typeof listObjects>>>
-export type ListObjectsQueryError = ErrorResponse | ErrorResponse | ErrorResponse
+export type ListObjectsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination: undefined |  Pagination, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -178,7 +186,7 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -189,13 +197,13 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = ErrorResponse | ErrorResponse | ErrorResponse>(
+export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -236,7 +244,7 @@ export const deleteObjects = async (projectId: string,
 
 
 
-export const getDeleteObjectsMutationOptions = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+export const getDeleteObjectsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteObjects>>, TError,{projectId: string;data: DeleteObjectsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteObjects>>, TError,{projectId: string;data: DeleteObjectsBody}, TContext> => {
 
@@ -263,9 +271,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteObjectsMutationResult = NonNullable<Awaited<ReturnType<typeof deleteObjects>>>
     export type DeleteObjectsMutationBody = DeleteObjectsBody
-    export type DeleteObjectsMutationError = ErrorResponse | ErrorResponse | ErrorResponse
+    export type DeleteObjectsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteObjects = <TError = ErrorResponse | ErrorResponse | ErrorResponse,
+    export const useDeleteObjects = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteObjects>>, TError,{projectId: string;data: DeleteObjectsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteObjects>>,
@@ -326,7 +334,7 @@ export const getDownloadObjectQueryKey = (segment?: string,
     }
 
     
-export const getDownloadObjectQueryOptions = <TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | ErrorResponse | ErrorResponse>(segment: string,
+export const getDownloadObjectQueryOptions = <TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(segment: string,
     objectId: string,
     params?: DownloadObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
@@ -347,10 +355,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadObjectQueryResult = NonNullable<Awaited<ReturnType<typeof downloadObject>>>
-export type DownloadObjectQueryError = void | ErrorResponse | ErrorResponse
+export type DownloadObjectQueryError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse
 
 
-export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  segment: string,
     objectId: string,
     params: undefined |  DownloadObjectParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>> & Pick<
@@ -362,7 +370,7 @@ export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObje
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  segment: string,
     objectId: string,
     params?: DownloadObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>> & Pick<
@@ -374,14 +382,14 @@ export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObje
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  segment: string,
     objectId: string,
     params?: DownloadObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | ErrorResponse | ErrorResponse>(
+export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  segment: string,
     objectId: string,
     params?: DownloadObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

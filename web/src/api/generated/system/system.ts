@@ -19,7 +19,9 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
-  Health
+  Health,
+  MethodNotAllowedResponse,
+  RequestTimeoutResponse
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -59,7 +61,7 @@ export const getGetHealthQueryKey = () => {
     }
 
     
-export const getGetHealthQueryOptions = <TData = Awaited<ReturnType<typeof getHealth>>, TError = Health>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetHealthQueryOptions = <TData = Awaited<ReturnType<typeof getHealth>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse | Health>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -78,10 +80,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetHealthQueryResult = NonNullable<Awaited<ReturnType<typeof getHealth>>>
-export type GetHealthQueryError = Health
+export type GetHealthQueryError = MethodNotAllowedResponse | RequestTimeoutResponse | Health
 
 
-export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = Health>(
+export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse | Health>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getHealth>>,
@@ -91,7 +93,7 @@ export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TErr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = Health>(
+export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse | Health>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getHealth>>,
@@ -101,12 +103,12 @@ export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TErr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = Health>(
+export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse | Health>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = Health>(
+export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse | Health>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
