@@ -318,7 +318,7 @@ describe('the server accepts what the contract allows', () => {
     const settings = (body: unknown) => json(`/project/${projectId}/auth/settings`, body, creds.bearerAuth);
     const ok = await settings({ site_url: 'https://app.example.com/base', allowed_origins: ['http://localhost:5173', 'https://app.example.com', 'https://a.example.com:8443/'] });
     expect(ok.status).toBe(200);
-    expect(ok.json()).toEqual({ site_url: 'https://app.example.com/base', allowed_origins: expect.arrayContaining(['http://localhost:5173', 'https://app.example.com', 'https://a.example.com:8443']) });
+    expect(ok.json()).toEqual({ site_url: 'https://app.example.com/base', block_common_passwords: true, allowed_origins: expect.arrayContaining(['http://localhost:5173', 'https://app.example.com', 'https://a.example.com:8443']) });
     expect((await settings({ site_url: '' })).json().site_url ?? null).toBeNull();
     for (const [body, field] of [
       [{ site_url: 'https://app.example.com/?q=1' }, 'body/site_url'],

@@ -212,6 +212,11 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
         done(null, chunk);
       },
     });
+    // A client that goes away mid-body (or is cut off as too slow) takes the site's request with
+    // it, rather than leaving the site waiting for the rest until the upstream timeout.
+    req.raw.on('close', () => {
+      if (!req.raw.complete) up.destroy();
+    });
     req.raw.pipe(counter).pipe(up);
   });
 }
