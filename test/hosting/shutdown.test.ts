@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
 import { makeZip, multipart } from './zips';
+import { createTestDatabase, testDriver, urlWithDatabase } from '../helpers/test-db';
 
 const root = path.resolve(__dirname, '..', '..');
 const sandboxed = probeSandbox().ok;
@@ -37,8 +38,9 @@ function request(port: number, method: string, url: string, body?: Buffer | stri
 const json = (port: number, url: string, body: unknown, token?: string) =>
   request(port, 'POST', url, JSON.stringify(body), { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) });
 
-async function startPlatform(dataDir: string, port: number): Promise<Platform> {
+async function startPlatform(dataDir: string, port: number, databaseUrl?: string): Promise<Platform> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '12' };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
   // Its own process group, as a terminal gives `npm start`: signals go to the whole group.
   const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -95,7 +97,11 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
 (sandboxed ? test : test.skip)('npm start on a fresh machine: sandboxed sites, stopped by Ctrl-C bursts and by the death of the server', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  let platform = await startPlatform(dataDir, port);
+  // The PostgreSQL pass runs the same path against a fresh database of its own; the PGlite pass
+  // is exactly `npm start` with no configuration.
+  const pg = testDriver() === 'postgres' ? await createTestDatabase() : undefined;
+  const databaseUrl = pg ? urlWithDatabase(process.env.DATABASE_URL!, pg.name) : undefined;
+  let platform = await startPlatform(dataDir, port, databaseUrl);
   try {
     const email = `new-${Date.now()}@example.com`;
     const reg = await json(port, '/api/register', { name: 'New User', email, password: 'Tq8#vLm2-ZpWx9rK' });
@@ -120,7 +126,7 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
     expect(seen.pg).toBe('ECONNREFUSED');
     // The data directory is the platform's alone, PGlite's files included.
     expect(fs.statSync(dataDir).mode & 0o077).toBe(0);
-    expect(fs.statSync(path.join(dataDir, 'pglite', 'global', 'pg_control')).mode & 0o077).toBe(0);
+    if (!pg) expect(fs.statSync(path.join(dataDir, 'pglite', 'global', 'pg_control')).mode & 0o077).toBe(0);
 
     // Ten Ctrl-Cs in a row at the whole process group.
     const before = sitePids(deploymentId)!;
@@ -133,7 +139,7 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
     expect(fs.readdirSync(RUN_ROOT).filter((n) => n.startsWith(`${serverPid}-`))).toEqual([]);
 
     // Start again; the live site comes back on its first request. Then kill -9 the server alone.
-    platform = await startPlatform(dataDir, port);
+    platform = await startPlatform(dataDir, port, databaseUrl);
     expect(JSON.parse((await request(port, 'GET', '/', undefined, { host: `${subdomain}.localhost:${port}` })).body).pg).toBe('ECONNREFUSED');
     const running = sitePids(deploymentId)!;
     const killedServer = Number(running.group.split('-')[0]);
@@ -142,7 +148,7 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
     // The sandbox dies with its parent; its folder and control group stay until the next start.
     expect(await until(() => running.pids.every((p) => !alive(p)))).toBe(true);
     expect(fs.readdirSync(RUN_ROOT).some((n) => n.startsWith(`${killedServer}-`))).toBe(true);
-    platform = await startPlatform(dataDir, port);
+    platform = await startPlatform(dataDir, port, databaseUrl);
     expect(await until(() => !fs.readdirSync(RUN_ROOT).some((n) => n.startsWith(`${killedServer}-`)) && !fs.readdirSync(CGROUP_ROOT).some((n) => n.startsWith(`${killedServer}-`)))).toBe(true);
   } finally {
     if (platform.child.exitCode === null) {
@@ -150,5 +156,6 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
       await platform.exited;
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg?.drop();
   }
 }, 300_000);
