@@ -8,13 +8,13 @@ const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
 
 module.exports = {
+  // Set-up builds a whole app on a fresh database; on a loaded 2-core machine that can pass jest's
+  // 5 s default (a global option: jest ignores it inside a project). Longer tests say so themselves.
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'server',
       testEnvironment: 'node',
-      // Set-up builds a whole app on a fresh database; on a loaded 2-core machine that can pass
-      // jest's 5 s default. Tests that need longer say so themselves.
-      testTimeout: 30_000,
       roots: ['<rootDir>/server', '<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],

@@ -6,7 +6,8 @@ import { app, consoleCall, createProject, tokenFromOutbox, type TestProject } fr
 let t: TestApp;
 let a: TestProject;
 let b: TestProject;
-const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+// frozenAt: a test about expiry stops the clock, so a slow machine's real seconds don't count.
+const clock = { offsetMs: 0, frozenAt: undefined as number | undefined, now: () => new Date((clock.frozenAt ?? Date.now()) + clock.offsetMs) };
 
 beforeAll(async () => {
   t = await buildTestApp({}, { clock });
@@ -187,6 +188,7 @@ test('reusing a rotated refresh token revokes the whole family', async () => {
 });
 
 test('access tokens expire after an hour', async () => {
+  clock.frozenAt = Date.now();
   const s = (await app(t, a.authKey, 'POST', '/signup', { email: 'expiry@example.com', password })).json();
   clock.offsetMs = 3599 * 1000;
   expect((await app(t, a.authKey, 'GET', '/user', undefined, s.access_token)).statusCode).toBe(200);
@@ -199,6 +201,7 @@ test('access tokens expire after an hour', async () => {
   expect(r.statusCode).toBe(200);
   expect((await app(t, a.authKey, 'GET', '/user', undefined, r.json().access_token)).statusCode).toBe(200);
   clock.offsetMs = 0;
+  clock.frozenAt = undefined;
 });
 
 test('sign-in failures of one user from one address: 5, then 429 with growing waits, state in the database; others unaffected', async () => {
