@@ -78,7 +78,7 @@ export function createJwt(clock: Clock): Jwt {
       if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw new JwtError('malformed', 'The token is malformed.');
       const now = clock.now().getTime();
       const verifier = createVerifier({
-        key: async (decoded: { header: Record<string, unknown>; payload: unknown }) => keyFor(decoded as { header: JwtHeader; payload: JwtPayload }),
+        key: async ({ header, payload }: { header: Record<string, unknown>; payload: unknown }) => keyFor({ header: header as JwtHeader, payload: payload as JwtPayload }),
         algorithms: [JWT_ALGORITHM],
         checkTyp: 'JWT',
         requiredClaims: ['exp'],
