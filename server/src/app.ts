@@ -3,7 +3,6 @@
 import path from 'node:path';
 import crypto from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import fastifyJwt from '@fastify/jwt';
 import fastifyMultipart from '@fastify/multipart';
 import YAML from 'yaml';
 import type { Config } from './config';
@@ -13,6 +12,7 @@ import { registerValidation } from './http/validation';
 import { registerContract, loadSpec, missingHandlers, MAX_PATH_PARAM_LENGTH } from './http/contract';
 import type { HandlerMap } from './http/types';
 import { systemClock, type Clock } from './lib/clock';
+import { createJwt } from './lib/jwt';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
 import { createRateLimiter } from './lib/rate-limit';
 import { scheduleHousekeeping } from './lib/housekeeping';
@@ -95,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     clock,
+    jwt: createJwt(clock),
     mailer,
     log: app.log,
     rateLimiter: createRateLimiter(database, clock),
@@ -121,12 +122,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
 
-  await app.register(fastifyJwt, { secret: deriveKey(config.jwtSecret, 'developer-jwt').toString('base64') });
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
   });
 
-  const accounts = createAccountsModule(deps, app.jwt);
+  const accounts = createAccountsModule(deps);
+  app.decorate('jwt', accounts.tokens);
   const projects = createProjectsModule(deps);
   hosting.attachProjects(projects.service);
   const authUsers = createAuthUsersModule(deps, projects.service);

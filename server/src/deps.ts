@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { Clock } from './lib/clock';
+import type { Jwt } from './lib/jwt';
 import type { Mailer } from './lib/mailer';
 import type { RateLimiter } from './lib/rate-limit';
 import type { PasswordHasher, SecretBox } from './lib/crypto';
@@ -14,6 +15,8 @@ export interface Deps {
   database: Database;
   db: Db;
   clock: Clock;
+  /** Signs and verifies every JWT (HS256, the clock above). */
+  jwt: Jwt;
   mailer: Mailer;
   log: FastifyBaseLogger;
   rateLimiter: RateLimiter;

@@ -1,25 +1,19 @@
 // Builds the accounts module: repository → service → handlers, plus the bearerAuth verifier
 // every console operation relies on.
-import type { JWT } from '@fastify/jwt';
 import type { Deps } from '../../deps';
 import { bearerToken, type SchemeVerifier } from '../../http/security';
 import { Errors } from '../../http/errors';
 import { AccountsRepository } from './accounts.repository';
-import { AccountsService, type DeveloperClaims, type TokenIssuer } from './accounts.service';
+import { AccountsService } from './accounts.service';
 import { createAccountsHandlers } from './accounts.handlers';
+import { createDeveloperTokens } from './developer-tokens';
 
-export function jwtIssuer(jwt: JWT): TokenIssuer {
-  return {
-    sign: (claims, expiresIn) => jwt.sign(claims, { expiresIn }),
-    verify: (token) => jwt.verify<DeveloperClaims>(token),
-  };
-}
-
-export function createAccountsModule(deps: Deps, jwt: JWT) {
+export function createAccountsModule(deps: Deps) {
+  const tokens = createDeveloperTokens(deps.config.jwtSecret, deps.jwt);
   const service = new AccountsService({
     repo: new AccountsRepository(deps.db),
     passwords: deps.passwords,
-    tokens: jwtIssuer(jwt),
+    tokens,
     secrets: deps.secrets,
     mailer: deps.mailer,
     rateLimiter: deps.rateLimiter,
@@ -32,5 +26,5 @@ export function createAccountsModule(deps: Deps, jwt: JWT) {
     if (!token) throw Errors.unauthorized('Missing bearer token');
     req.account = await service.authenticate(token);
   };
-  return { service, handlers: createAccountsHandlers(service, deps.config.publicUrl), verifiers: { bearerAuth } };
+  return { service, tokens, handlers: createAccountsHandlers(service, deps.config.publicUrl), verifiers: { bearerAuth } };
 }

@@ -28,9 +28,10 @@ export interface DeveloperClaims {
 }
 
 export interface TokenIssuer {
-  sign(claims: DeveloperClaims, expiresIn: string): string;
-  /** Throws on a bad signature or expiry. */
-  verify(token: string): DeveloperClaims;
+  /** expiresIn in seconds (7 days when left out). */
+  sign(claims: DeveloperClaims | Record<string, unknown>, options?: { expiresIn?: number }): string;
+  /** Rejects on a bad signature, another algorithm or expiry. */
+  verify(token: string): Promise<DeveloperClaims>;
 }
 
 export interface AccountsServiceDeps {
@@ -55,6 +56,8 @@ const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const MFA_FAILURES = { max: 5, windowSeconds: 5 * 60 };
+const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+const REMEMBERED_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 export type LoginResult = { kind: 'token'; token: string; deviceToken: string } | { kind: 'mfa'; mfaToken: string };
 
@@ -62,7 +65,7 @@ export class AccountsService {
   constructor(private readonly d: AccountsServiceDeps) {}
 
   private issue(account: Pick<AccountRow, 'id' | 'tokenVersion'>, remember = false): string {
-    return this.d.tokens.sign({ sub: account.id, tv: account.tokenVersion, typ: 'developer' }, remember ? '30d' : '7d');
+    return this.d.tokens.sign({ sub: account.id, tv: account.tokenVersion, typ: 'developer' }, { expiresIn: remember ? REMEMBERED_TOKEN_TTL_SECONDS : TOKEN_TTL_SECONDS });
   }
 
   async register(input: { name: string; email: string; password: string }, ip: string): Promise<{ token: string; deviceToken: string }> {
@@ -125,7 +128,7 @@ export class AccountsService {
   async authenticate(token: string): Promise<AccountRow> {
     let claims: DeveloperClaims;
     try {
-      claims = this.d.tokens.verify(token);
+      claims = await this.d.tokens.verify(token);
     } catch {
       throw Errors.invalidToken();
     }

@@ -15,7 +15,7 @@ export function createAuthUsersModule(deps: Deps, projects: ProjectsService) {
   const service = new AuthUsersService({
     repo: new AuthUsersRepository(deps.db),
     passwords: deps.passwords,
-    tokens: createEndUserTokens(deps.config.jwtSecret, deps.clock),
+    tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailer: deps.mailer,
     rateLimiter: deps.rateLimiter,
     clock: deps.clock,

@@ -223,7 +223,7 @@ export class AuthUsersService {
 
   /** The user behind a valid access token of this project, still at the token's version. */
   async authenticate(project: Pick<ProjectRow, 'id'>, accessToken: string): Promise<EndUserRow> {
-    const claims = this.d.tokens.verify(accessToken, project.id);
+    const claims = await this.d.tokens.verify(accessToken, project.id);
     if (!claims) throw Errors.invalidToken();
     const user = await this.d.repo.findById(project.id, claims.sub);
     if (!user || user.tokenVersion !== claims.tv) throw Errors.invalidToken();
