@@ -15,7 +15,7 @@ let p: SiteProject;
 beforeAll(async () => {
   t = await buildTestApp();
   p = await createSiteProject(t);
-});
+}, 60_000); // a fresh app on a fresh database: PGlite's first start on a loaded machine passes 5 s
 afterAll(() => t.close());
 
 const PAGE = '<!doctype html><title>good</title>' + 'x'.repeat(200);
