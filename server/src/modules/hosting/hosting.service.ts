@@ -13,7 +13,7 @@ import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
 import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { severityOf, type TrafficCounter } from './traffic';
-import { DEFAULT_ZIP_LIMITS, extractPlan, extractPlanInWorker, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
+import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 
 export interface HostingServiceDeps {
   repo: HostingRepository;
@@ -112,8 +112,7 @@ export class HostingService {
         storing.catch(() => undefined); // awaited below; no unhandled rejection meanwhile
         // An upload in memory is written by a worker with synchronous calls, in order, as unzip
         // does (bench/hosting.ts: median deploy 1073 -> 720 ms against the threadpool version).
-        if (Buffer.isBuffer(zip)) await extractPlanInWorker(plan, zip, staged);
-        else await extractPlan(plan, staged);
+        await extractTo(plan, zip, staged);
       } finally {
         plan.close();
       }

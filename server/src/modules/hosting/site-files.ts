@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../storage/object-store';
 import { Readable } from 'node:stream';
-import { extractPlan, planZip, type ZipSource } from './zip-extract';
+import { extractTo, IN_MEMORY_MAX, planZip, type ZipSource } from './zip-extract';
 
 const ARCHIVE = 'archive.zip';
 
@@ -77,10 +77,13 @@ export class SiteFiles {
       const zipPath = path.join(work, ARCHIVE);
       const { body } = await this.store.get(siteKeyPrefix(projectId, deploymentId) + ARCHIVE);
       await pipeline(body, fs.createWriteStream(zipPath, { flags: 'wx' }));
-      const plan = await planZip(zipPath);
+      // The same extractor and checks as a deploy (CRC-32 included): a damaged archive throws and
+      // the staged folder goes with `work`, so nothing half-written is ever served.
+      const source: ZipSource = (await fsp.stat(zipPath)).size <= IN_MEMORY_MAX ? await fsp.readFile(zipPath) : zipPath;
+      const plan = await planZip(source);
       const staged = path.join(work, 'files');
       try {
-        await extractPlan(plan, staged);
+        await extractTo(plan, source, staged);
       } finally {
         plan.close();
       }

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
+import zlib from 'node:zlib';
 import yauzl from 'yauzl';
+import { crcMismatch, type WorkerInput, type WorkerResult } from './zip-worker';
 
 export interface ZipLimits {
   /** Sum of uncompressed sizes. */
@@ -167,14 +169,24 @@ function stripWrapper(files: PlannedFile[]): string | undefined {
 /** Fails the pipeline when an entry inflates past its declared size (belt and braces). */
 class Cap extends Transform {
   private n = 0;
-  constructor(private readonly max: number) {
+  private crc = 0;
+  constructor(private readonly max: number, private readonly f: PlannedFile) {
     super();
   }
   override _transform(chunk: Buffer, _e: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void) {
     this.n += chunk.length;
     if (this.n > this.max) return done(new ZipRefusedError('An entry inflated past its declared size.'));
+    this.crc = zlib.crc32(chunk, this.crc);
     done(null, chunk);
   }
+  override _flush(done: (err?: Error | null) => void) {
+    done(this.crc !== this.f.entry.crc32 >>> 0 ? new ZipRefusedError(crcMismatch(this.f.name)) : null);
+  }
+}
+
+function checkCrc(buf: Buffer, f: PlannedFile): Buffer {
+  if (zlib.crc32(buf) !== f.entry.crc32 >>> 0) throw new ZipRefusedError(crcMismatch(f.name));
+  return buf;
 }
 
 /** Writes the planned files under `dest` (a fresh folder owned by us), `concurrency` at a time. */
@@ -195,8 +207,8 @@ export async function extractPlan(plan: ZipPlan, dest: string, concurrency = 8):
       const stream = await openEntry(plan.zip, f.entry);
       // 'wx': never follow or replace anything already there. Small entries go through memory:
       // one writeFile is several times cheaper than a write stream per file (5,000-file sites).
-      const write = f.size <= SMALL_ENTRY ? collect(stream, f.size).then((buf) => fsp.writeFile(target, buf, { flag: 'wx', mode: 0o644 })) :
-        pipeline(stream, new Cap(f.size), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+      const write = f.size <= SMALL_ENTRY ? collect(stream, f.size).then((buf) => fsp.writeFile(target, checkCrc(buf, f), { flag: 'wx', mode: 0o644 })) :
+        pipeline(stream, new Cap(f.size, f), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 }));
       await write.catch((err: NodeJS.ErrnoException) => {
         // Disk trouble is ours (500); anything else came from the archive: bad data, lying sizes, CRC.
         if (err instanceof ZipRefusedError || /^E[A-Z]+$/.test(err.code ?? '')) throw err;
@@ -205,6 +217,11 @@ export async function extractPlan(plan: ZipPlan, dest: string, concurrency = 8):
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, plan.files.length) }, worker));
+}
+
+/** The one way to write a judged plan: in a worker when the archive is in memory, streamed otherwise. */
+export function extractTo(plan: ZipPlan, zip: ZipSource, dest: string): Promise<void> {
+  return Buffer.isBuffer(zip) ? extractPlanInWorker(plan, zip, dest) : extractPlan(plan, dest);
 }
 
 const SMALL_ENTRY = 4 * 1024 * 1024;
@@ -231,57 +248,18 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.Reada
   );
 }
 
-// The worker's code, plain JavaScript evaluated as is (no loader: the same under tsx, jest and the
-// built server). It writes the planned files in order with synchronous calls, as unzip does: one
-// thread doing mkdir/inflate/write back to back, instead of a threadpool round trip per step.
-// It re-checks each target stays under the root, the local header, the data bounds and the size.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const path = require('node:path');
-const zlib = require('node:zlib');
-const { zip, root, files } = workerData;
-const b = Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
-const refused = (message) => Object.assign(new Error(message), { refused: true });
-try {
-  const made = new Set();
-  for (const f of files) {
-    const target = path.resolve(root, f.name);
-    if (!target.startsWith(root + path.sep)) throw refused('The zip contains an unsafe path: ' + JSON.stringify(f.name) + '.');
-    const o = f.offset;
-    if (o + 30 > b.length || b.readUInt32LE(o) !== 0x04034b50) throw refused('The zip is damaged: invalid local file header.');
-    const start = o + 30 + b.readUInt16LE(o + 26) + b.readUInt16LE(o + 28);
-    const end = start + f.compressedSize;
-    if (end > b.length) throw refused('The zip is damaged: file data overflows the archive.');
-    let data;
-    if (f.method === 0) {
-      if (f.compressedSize !== f.size) throw refused('The zip is damaged: compressed/uncompressed size mismatch for a stored file.');
-      data = b.subarray(start, end);
-    } else if (f.method === 8) {
-      try {
-        data = zlib.inflateRawSync(b.subarray(start, end), { maxOutputLength: f.size + 1 });
-      } catch (err) {
-        throw refused(err && err.code === 'ERR_BUFFER_TOO_LARGE' ? 'An entry inflated past its declared size.' : 'The zip is damaged: ' + err.message + '.');
-      }
-      if (data.length !== f.size) throw refused(data.length > f.size ? 'An entry inflated past its declared size.' : 'The zip is damaged: an entry is shorter than its declared size.');
-    } else throw refused('The zip is damaged: unsupported compression method ' + f.method + '.');
-    const dir = path.dirname(target);
-    if (!made.has(dir)) {
-      fs.mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
-    fs.writeFileSync(target, data, { flag: 'wx', mode: 0o644 });
-  }
-  parentPort.postMessage({ ok: true });
-} catch (err) {
-  parentPort.postMessage({ ok: false, message: String(err && err.message), code: err && err.code, refused: !!(err && err.refused) });
-}
-`;
+// The worker is zip-worker next to this file with the same extension: .js when the server runs
+// from dist/, .ts under tsx or jest (sources), where the worker registers tsx first.
+const WORKER_FILE = path.join(__dirname, `zip-worker${path.extname(__filename)}`);
+const workerScript = (): { script: string; eval: boolean } =>
+  path.extname(__filename) === '.ts'
+    ? { script: `require('tsx/cjs'); require(${JSON.stringify(WORKER_FILE)});`, eval: true }
+    : { script: WORKER_FILE, eval: false };
 
 /**
  * extractPlan for an archive held in memory, done by a worker thread with synchronous writes
  * (measured on a 5,000-file deploy: see bench/hosting.ts). Same outcomes: ZipRefusedError for
- * anything the archive is to blame for, the fs error (with its code) for disk trouble.
+ * anything the archive is to blame for (CRC-32 included), the fs error (with its code) for disk trouble.
  */
 export async function extractPlanInWorker(plan: ZipPlan, zip: Buffer, dest: string): Promise<void> {
   const root = path.resolve(dest);
@@ -291,14 +269,17 @@ export async function extractPlanInWorker(plan: ZipPlan, zip: Buffer, dest: stri
     offset: f.entry.relativeOffsetOfLocalHeader,
     compressedSize: f.entry.compressedSize,
     method: f.entry.compressionMethod,
+    crc32: f.entry.crc32,
   }));
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { zip, root, files } });
-  const result = await new Promise<{ ok: boolean; message?: string; code?: string; refused?: boolean }>((resolve, reject) => {
+  const { script, eval: isEval } = workerScript();
+  const input: WorkerInput = { zipExtract: true, zip, root, files };
+  const worker = new Worker(script, { eval: isEval, workerData: input });
+  const result = await new Promise<WorkerResult>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the extraction worker exited (${code})`)));
   }).finally(() => void worker.terminate());
   if (result.ok) return;
-  if (result.refused) throw new ZipRefusedError(result.message!);
+  if (result.refused) throw new ZipRefusedError(result.message);
   throw Object.assign(new Error(result.message), { code: result.code });
 }
