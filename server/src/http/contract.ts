@@ -103,8 +103,8 @@ export const CONTRACT_MODULES = [
 ];
 
 /**
- * The contract's routes with every module's handlers. Multipart comes first (handlers stream
- * forms); the modules' own request hooks (the hosting gateway, CORS) come before the routes.
+ * The contract's routes with every module's handlers. The hooks its routes need come first: the
+ * modules' own (the hosting gateway, CORS), the security headers, multipart (handlers stream forms).
  */
 export const contractPlugin = fp(
   async (app: FastifyInstance) => {
@@ -112,7 +112,7 @@ export const contractPlugin = fp(
     await registerContract(app, parts);
     app.decorate('operationsWithoutHandler', missingHandlers(parts.handlers));
   },
-  { name: 'hostbase-contract', dependencies: ['hostbase-contract-parts', '@fastify/multipart', ...CONTRACT_MODULES] },
+  { name: 'hostbase-contract', dependencies: ['hostbase-contract-parts', 'hostbase-security-headers', '@fastify/multipart', ...CONTRACT_MODULES] },
 );
 
 export function missingHandlers(handlers: HandlerMap): OperationId[] {

@@ -29,7 +29,12 @@ export const storagePlugin = fp(
     // The same handler as downloadObject, at the path share links use.
     app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(storage.service));
   },
-  { name: 'hostbase-storage', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  {
+    name: 'hostbase-storage',
+    // The share-link route is registered here: the platform's security headers come first.
+    dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-security-headers'],
+    decorators: { fastify: ['deps'] },
+  },
 );
 
 declare module 'fastify' {
