@@ -1,16 +1,19 @@
 // Builds the whole platform from a typed Config: database, adapters, the contract with every
 // module's handlers, docs and the web console. Never listens (server.ts does).
+//
+// Each module is a named plugin (fastify-plugin) declaring the plugins it needs; Fastify refuses
+// to start when one is missing or registered after its dependant. Modules expose their services
+// as decorations (app.projects, ...) and hand their handlers and verifiers to app.contractParts;
+// the contract plugin depends on every module by name.
 import path from 'node:path';
 import crypto from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import YAML from 'yaml';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
-import { registerContract, loadSpec, missingHandlers, MAX_PATH_PARAM_LENGTH } from './http/contract';
-import type { HandlerMap } from './http/types';
+import { contractPartsPlugin, contractPlugin, MAX_PATH_PARAM_LENGTH } from './http/contract';
 import { systemClock, type Clock } from './lib/clock';
 import { createJwt } from './lib/jwt';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
@@ -18,20 +21,21 @@ import { createRateLimiter } from './lib/rate-limit';
 import { scheduleHousekeeping } from './lib/housekeeping';
 import { removeOthersAccess, secureDataDir } from './lib/data-dir';
 import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
-import { createAccountsModule } from './modules/accounts/accounts.module';
-import { createContactHandlers } from './modules/contact/contact.handlers';
-import { createProjectsModule } from './modules/projects/projects.module';
-import { createHostingModule } from './modules/hosting/hosting.module';
+import { accountsPlugin } from './modules/accounts/accounts.module';
+import { contactPlugin } from './modules/contact/contact.handlers';
+import { projectsPlugin } from './modules/projects/projects.module';
+import { hostingPlugin } from './modules/hosting/hosting.module';
 import { FrontDoor } from './modules/hosting/front-door';
 import type { Runtime } from './modules/hosting/runtime';
-import { createAuthUsersModule } from './modules/auth-users/auth-users.module';
-import { createStorageModule } from './modules/storage/storage.module';
+import { authUsersPlugin } from './modules/auth-users/auth-users.module';
+import { storagePlugin } from './modules/storage/storage.module';
 import { createObjectStore } from './modules/storage/object-store.factory';
 import type { ObjectStore } from './modules/storage/object-store';
-import { createSystemHandlers } from './modules/system/system.handlers';
-import { registerWeb } from './http/web';
+import { systemPlugin } from './modules/system/system.handlers';
+import { webPlugin } from './http/web';
+import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
-import { registerSecurityHeaders, docsSecurityHeaders } from './http/security-headers';
+import { securityHeadersPlugin } from './http/security-headers';
 import type { Deps } from './deps';
 
 export interface BuildOptions {
@@ -107,10 +111,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   registerValidation(app);
-  // The hosting gateway's hook comes first: a request for a site's Host never reaches the API or the console.
-  const hosting = createHostingModule(app, deps, { frontDoor, runtime: options.hostingRuntime });
-  // After the gateway's hook: hosted sites keep their own headers.
-  registerSecurityHeaders(app);
+  await app.register(contractPartsPlugin);
+  await app.register(accountsPlugin);
+  await app.register(projectsPlugin);
+  // The hosting gateway's hook is the first onRequest hook: a request for a site's Host never
+  // reaches the API or the console (the security headers plugin depends on this one).
+  await app.register(hostingPlugin, { frontDoor, runtime: options.hostingRuntime });
+  await app.register(securityHeadersPlugin);
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {
@@ -125,55 +132,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
   });
+  await app.register(authUsersPlugin);
+  await app.register(storagePlugin);
+  await app.register(contactPlugin);
+  await app.register(systemPlugin);
+  await app.register(contractPlugin);
+  await app.register(docsPlugin, { config });
+  await app.register(webPlugin, { config });
 
-  const accounts = createAccountsModule(deps);
-  app.decorate('jwt', accounts.tokens);
-  const projects = createProjectsModule(deps);
-  hosting.attachProjects(projects.service);
-  const authUsers = createAuthUsersModule(deps, projects.service);
-  const storage = createStorageModule(deps, projects.service);
-  const handlers: HandlerMap = {
-    ...createSystemHandlers(deps),
-    ...accounts.handlers,
-    ...projects.handlers,
-    ...authUsers.handlers,
-    ...storage.handlers,
-    ...hosting.handlers,
-    ...createContactHandlers(deps),
-  };
-  // Before the contract: its onSend hook must see the /api/auth/v1 routes.
-  await app.register(authUsers.cors);
-  await registerContract(app, { handlers, verifiers: { ...accounts.verifiers, ...projects.verifiers, ...authUsers.verifiers } });
-  await app.register(storage.shareLinkRoutes);
-  registerDocs(app, config);
-  await registerWeb(app, config);
-
-  app.decorate('operationsWithoutHandler', missingHandlers(handlers));
   scheduleHousekeeping(app, deps);
   return app;
-}
-
-function registerDocs(app: FastifyInstance, config: Config) {
-  // Parsed and serialised once at start, not per request.
-  const spec = loadSpec();
-  const specYaml = YAML.stringify(spec);
-  const specJson = JSON.stringify(spec);
-  app.get('/api/openapi.yaml', async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(specYaml));
-  app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(specJson));
-  // Swagger UI served from the npm package's own assets, pointed at our spec.
-  app.register(async (instance) => {
-    const { default: swagger } = await import('@fastify/swagger');
-    const { default: swaggerUi } = await import('@fastify/swagger-ui');
-    await instance.register(swagger, { mode: 'static', specification: { document: loadSpec() as never } });
-    await docsSecurityHeaders(instance, config);
-    await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json', validatorUrl: null } as never });
-  });
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
-    /** Contract operations that answer 501 until a module implements them. */
-    operationsWithoutHandler: string[];
   }
 }

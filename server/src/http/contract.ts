@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import YAML from 'yaml';
 import { operations, type OperationId } from '../generated/operations';
 import type { HandlerMap } from './types';
@@ -44,6 +45,75 @@ export interface ContractOptions {
   handlers: HandlerMap;
   verifiers: Record<string, SchemeVerifier>;
 }
+
+/**
+ * Where module plugins put what the contract needs from them: their handlers and the verifiers of
+ * their security schemes. The contract plugin reads it once every module plugin has loaded; an
+ * operation or scheme claimed twice, or a part added after that, is a start-up error.
+ */
+export class ContractParts {
+  readonly handlers: HandlerMap = {};
+  readonly verifiers: Record<string, SchemeVerifier> = {};
+  private sealed = false;
+
+  add(module: string, parts: Partial<ContractOptions>): void {
+    if (this.sealed) throw new Error(`${module}: contract parts added after the contract was registered`);
+    for (const [kind, from, into] of [
+      ['handler', parts.handlers ?? {}, this.handlers],
+      ['verifier', parts.verifiers ?? {}, this.verifiers],
+    ] as const) {
+      const twice = Object.keys(from).filter((key) => key in into);
+      if (twice.length) throw new Error(`${module}: a ${kind} for ${twice.join(', ')} is already registered`);
+      Object.assign(into, from);
+    }
+  }
+
+  seal(): ContractOptions {
+    this.sealed = true;
+    return { handlers: this.handlers, verifiers: this.verifiers };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Handlers and verifiers the module plugins contribute (ContractParts). */
+    contractParts: ContractParts;
+    /** Contract operations that answer 501 until a module implements them. */
+    operationsWithoutHandler: string[];
+  }
+}
+
+/** The collector every module plugin depends on. */
+export const contractPartsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('contractParts', new ContractParts());
+  },
+  { name: 'hostbase-contract-parts' },
+);
+
+/** Every plugin that contributes contract parts: the contract is registered after all of them. */
+export const CONTRACT_MODULES = [
+  'hostbase-system',
+  'hostbase-accounts',
+  'hostbase-projects',
+  'hostbase-auth-users',
+  'hostbase-storage',
+  'hostbase-hosting',
+  'hostbase-contact',
+];
+
+/**
+ * The contract's routes with every module's handlers. The hooks its routes need come first: the
+ * modules' own (the hosting gateway, CORS), the security headers, multipart (handlers stream forms).
+ */
+export const contractPlugin = fp(
+  async (app: FastifyInstance) => {
+    const parts = app.contractParts.seal();
+    await registerContract(app, parts);
+    app.decorate('operationsWithoutHandler', missingHandlers(parts.handlers));
+  },
+  { name: 'hostbase-contract', dependencies: ['hostbase-contract-parts', 'hostbase-security-headers', '@fastify/multipart', ...CONTRACT_MODULES] },
+);
 
 export function missingHandlers(handlers: HandlerMap): OperationId[] {
   return operations.map((o) => o.operationId).filter((id) => !(id in handlers));

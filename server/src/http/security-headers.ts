@@ -12,18 +12,22 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { Config } from '../config';
 
 type Directives = Record<string, string[]>;
 
-/** nosniff on every platform answer. Registered after the hosting gateway's hook. */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.header('x-content-type-options', 'nosniff');
-    done();
-  });
-}
+/** nosniff on every platform answer. After the hosting gateway's hook: hosted sites keep their own headers. */
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', (_req, reply, done) => {
+      reply.header('x-content-type-options', 'nosniff');
+      done();
+    });
+  },
+  { name: 'hostbase-security-headers', dependencies: ['hostbase-hosting'] },
+);
 
 /** 'sha256-…' sources for each inline <script> and <style> block of an HTML page. */
 const hash = (body: string) => `'sha256-${crypto.createHash('sha256').update(body, 'utf8').digest('base64')}'`;

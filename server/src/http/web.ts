@@ -5,11 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { unknownRoute } from './contract';
 import { consoleSecurityHeaders } from './security-headers';
 
-export async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
+/** Last: its not-found handler answers whatever the API, the docs and the modules did not route. */
+export const webPlugin = fp(
+  async (app: FastifyInstance, { config }: { config: Config }) => registerWeb(app, config),
+  { name: 'hostbase-web', dependencies: ['hostbase-contract', 'hostbase-docs', 'hostbase-security-headers'] },
+);
+
+async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
   const webDir = config.webDir;
   if (!webDir) {
     app.setNotFoundHandler(async (req) => {

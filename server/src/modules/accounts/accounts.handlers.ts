@@ -1,21 +1,8 @@
 // Thin handlers keyed by operationId: read the request, call the service, shape the answer.
-import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
 import { Errors } from '../../http/errors';
+import { currentAccount } from '../../http/auth';
 import { type AccountsService, publicAccount } from './accounts.service';
-import type { AccountRow } from './accounts.tables';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the bearerAuth verifier. */
-    account?: AccountRow;
-  }
-}
-
-export function currentAccount(req: FastifyRequest): AccountRow {
-  if (!req.account) throw Errors.unauthorized();
-  return req.account;
-}
 
 export function createAccountsHandlers(service: AccountsService, publicUrl: string): HandlerMap {
   const handlers: HandlerMap = {

@@ -1,8 +1,11 @@
 // Builds the accounts module: repository → service → handlers, plus the bearerAuth verifier
-// every console operation relies on.
+// every console operation relies on. As a plugin: decorates app.accounts and app.jwt.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import { bearerToken, type SchemeVerifier } from '../../http/security';
 import { Errors } from '../../http/errors';
+import { identityServiceDeps } from '../../lib/identity-deps';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { createAccountsHandlers } from './accounts.handlers';
@@ -11,15 +14,10 @@ import { createDeveloperTokens } from './developer-tokens';
 export function createAccountsModule(deps: Deps) {
   const tokens = createDeveloperTokens(deps.config.jwtSecret, deps.jwt);
   const service = new AccountsService({
+    ...identityServiceDeps(deps),
     repo: new AccountsRepository(deps.db),
-    passwords: deps.passwords,
     tokens,
     secrets: deps.secrets,
-    mailer: deps.mailer,
-    rateLimiter: deps.rateLimiter,
-    clock: deps.clock,
-    publicUrl: deps.config.publicUrl,
-    log: deps.log,
   });
   const bearerAuth: SchemeVerifier = async (req) => {
     const token = bearerToken(req);
@@ -27,4 +25,20 @@ export function createAccountsModule(deps: Deps) {
     req.account = await service.authenticate(token);
   };
   return { service, tokens, handlers: createAccountsHandlers(service, deps.config.publicUrl), verifiers: { bearerAuth } };
+}
+
+export const accountsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const accounts = createAccountsModule(app.deps);
+    app.decorate('accounts', accounts.service);
+    app.decorate('jwt', accounts.tokens);
+    app.contractParts.add('accounts', accounts);
+  },
+  { name: 'hostbase-accounts', dependencies: ['hostbase-contract-parts'], decorators: { fastify: ['deps'] } },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accounts: AccountsService;
+  }
 }

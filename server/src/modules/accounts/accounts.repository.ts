@@ -1,12 +1,17 @@
 // Drizzle queries for accounts and their one-time tokens. Single-use is enforced by the UPDATE
 // itself (used_at IS NULL in the WHERE), so two instances can't both accept one token.
-import { and, desc, eq, gt, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import { DeviceTokens } from '../../lib/device-tokens';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly devices: DeviceTokens<'accountId'>;
+
+  constructor(private readonly db: Db) {
+    this.devices = new DeviceTokens(db, accountDevices, 'accountId');
+  }
 
   async findByEmail(emailNormalized: string): Promise<AccountRow | undefined> {
     const [row] = await this.db.select().from(accounts).where(eq(accounts.emailNormalized, emailNormalized)).limit(1);
@@ -99,32 +104,10 @@ export class AccountsRepository {
     await this.db.update(accountTokens).set({ usedAt: now }).where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt)));
   }
 
-  // ------------------------------------------------------------------ device tokens
-  /** The id of the account's device with this token hash, used within `ttlMs`. */
-  async findDevice(accountId: string, tokenHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
-    const [row] = await this.db
-      .select({ id: accountDevices.id })
-      .from(accountDevices)
-      .where(and(eq(accountDevices.accountId, accountId), eq(accountDevices.tokenHash, tokenHash), gt(accountDevices.lastUsedAt, new Date(now.getTime() - ttlMs))))
-      .limit(1);
-    return row?.id;
-  }
-
-  async touchDevice(id: string, now: Date): Promise<void> {
-    await this.db.update(accountDevices).set({ lastUsedAt: now }).where(eq(accountDevices.id, id));
-  }
-
-  /** Stores a new device and keeps only the account's `keep` most recently used. */
-  async addDevice(accountId: string, tokenHash: string, now: Date, keep: number): Promise<void> {
-    await this.db.insert(accountDevices).values({ accountId, tokenHash, createdAt: now, lastUsedAt: now });
-    const newest = this.db
-      .select({ id: accountDevices.id })
-      .from(accountDevices)
-      .where(eq(accountDevices.accountId, accountId))
-      .orderBy(desc(accountDevices.lastUsedAt), desc(accountDevices.createdAt))
-      .limit(keep);
-    await this.db.delete(accountDevices).where(and(eq(accountDevices.accountId, accountId), notInArray(accountDevices.id, newest)));
-  }
+  // ------------------------------------------------------------------ device tokens (lib/device-tokens.ts)
+  findDevice: DeviceTokens<string>['find'] = (...args) => this.devices.find(...args);
+  touchDevice: DeviceTokens<string>['touch'] = (...args) => this.devices.touch(...args);
+  addDevice: DeviceTokens<string>['add'] = (...args) => this.devices.add(...args);
 
   /** Marks a valid token used and returns its account id, atomically. */
   async consumeToken(kind: AccountTokenKind, tokenHash: string, now: Date, accountId?: string): Promise<string | undefined> {

@@ -9,15 +9,25 @@
 // and verify, whose token names the project) are checked against the token's project once it is
 // known, and against "any project" when the token was bad, so the app can show the error.
 // Origins are exact (scheme://host:port); no wildcards and no credentials (tokens travel in headers).
+//
+// Why not @fastify/cors (tried with its per-request `delegator`, 11.4.3): its hook decides before
+// the handler, at onRequest..preSerialization. (1) A preflight it grants nothing is handed to the
+// not-found handler (404), or, with an empty origin list, still gets empty Allow-Methods and
+// Allow-Headers; ours is a 204 with none. (2) The project is known only after the route's own
+// onRequest verifier (authKey), and a 401 from that verifier skips every later hook but
+// preSerialization, which in turn never sees preflights; keyless calls know their project only
+// after the handler. Deciding in onSend covers every answer, errors included.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AuthUsersService } from './auth-users.service';
 
 export const AUTH_API_PREFIX = '/api/auth/v1/';
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
 const ALLOW_HEADERS = 'x-api-key, authorization, content-type';
 
-export function endUserCorsPlugin(service: AuthUsersService) {
-  const plugin = async (app: FastifyInstance) => {
+/** Registered by the auth-users plugin before the contract, so the hook covers its /api/auth/v1 routes. */
+export const endUserCors = fp(
+  async (app: FastifyInstance, { service }: { service: AuthUsersService }) => {
     app.options(`${AUTH_API_PREFIX}*`, async (req, reply) => {
       const origin = req.headers.origin;
       reply.header('vary', 'Origin');
@@ -48,8 +58,6 @@ export function endUserCorsPlugin(service: AuthUsersService) {
       }
       return payload;
     });
-  };
-  // Hooks apply to the whole app, not an encapsulated child (fastify-plugin's skip-override).
-  (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
-  return plugin;
-}
+  },
+  { name: 'hostbase-auth-users-cors' },
+);

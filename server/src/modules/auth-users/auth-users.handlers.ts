@@ -1,43 +1,30 @@
 // Thin handlers keyed by operationId. Console operations (authUsers tag) act on a project the
 // developer owns (another account's project is a 404); app-side operations (endUserAuth tag) act
 // on the project of the x-api-key (req.project, set by the authKey verifier).
-import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
 import { Errors } from '../../http/errors';
-import { currentAccount } from '../accounts/accounts.handlers';
-import { keyProject } from '../projects/projects.module';
-import type { ProjectsService } from '../projects/projects.service';
+import { currentEndUser, keyProject, ownedProject } from '../../http/auth';
 import { endUserView, type AuthUsersService } from './auth-users.service';
-import type { EndUserRow } from './auth-users.tables';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the endUserBearer verifier. */
-    endUser?: EndUserRow;
     /** The project a keyless app-side call turned out to concern (reset / verify tokens), for CORS. */
     authProjectId?: string;
   }
 }
 
-export function currentEndUser(req: FastifyRequest): EndUserRow {
-  if (!req.endUser) throw Errors.unauthorized();
-  return req.endUser;
-}
-
-export function createAuthUsersHandlers(service: AuthUsersService, projects: ProjectsService): HandlerMap {
-  const owned = (req: FastifyRequest<{ Params: { projectId: string } }>) => projects.requireOwned(currentAccount(req).id, req.params.projectId);
-
+export function createAuthUsersHandlers(service: AuthUsersService): HandlerMap {
   return {
     // ---------------------------------------------------------------- console
-    listAuthUsers: async (req) => service.list(await owned(req), req.body?.page ?? 1),
+    listAuthUsers: async (req) => service.list(await ownedProject(req), req.body?.page ?? 1),
 
     addAuthUser: async (req) => {
-      await service.add(await owned(req), req.body);
+      await service.add(await ownedProject(req), req.body);
       return { message: 'True' };
     },
 
     deleteAuthUser: async (req) => {
-      await service.remove(await owned(req), req.body.user_id, req.body.email);
+      await service.remove(await ownedProject(req), req.body.user_id, req.body.email);
       return { message: 'True' };
     },
 
@@ -45,11 +32,11 @@ export function createAuthUsersHandlers(service: AuthUsersService, projects: Pro
     //   `${site_url || PUBLIC_URL + '/auth/end-user'}/reset-password?token=<token>`
     // (site_url from updateAuthSettings); the page POSTs token + password to /api/auth/v1/reset.
     resetAuthUserPassword: async (req) => {
-      await service.sendResetFromConsole(await owned(req), req.body.user_id, req.body.email);
+      await service.sendResetFromConsole(await ownedProject(req), req.body.user_id, req.body.email);
       return { message: 'True' };
     },
 
-    updateAuthSettings: async (req) => service.settings(await owned(req), req.body ?? {}),
+    updateAuthSettings: async (req) => service.settings(await ownedProject(req), req.body ?? {}),
 
     // ---------------------------------------------------------------- app side
     endUserSignUp: async (req) => service.signUp(keyProject(req), req.body, req.ip),

@@ -1,26 +1,24 @@
 // Builds the end-user auth module: repository → service → handlers, the endUserBearer verifier
-// (run after authKey, so req.project is the key's project) and the CORS plugin for /api/auth/v1.
+// (run after authKey, so req.project is the key's project) and the CORS of /api/auth/v1.
+// As a plugin: decorates app.authUsers.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import { bearerToken, type SchemeVerifier } from '../../http/security';
 import { Errors } from '../../http/errors';
-import type { ProjectsService } from '../projects/projects.service';
-import { keyProject } from '../projects/projects.module';
+import { keyProject } from '../../http/auth';
+import { identityServiceDeps } from '../../lib/identity-deps';
 import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
-import { endUserCorsPlugin } from './auth-users.cors';
+import { endUserCors } from './auth-users.cors';
 import { createEndUserTokens } from './enduser-tokens';
 
-export function createAuthUsersModule(deps: Deps, projects: ProjectsService) {
+export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({
+    ...identityServiceDeps(deps),
     repo: new AuthUsersRepository(deps.db),
-    passwords: deps.passwords,
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
-    mailer: deps.mailer,
-    rateLimiter: deps.rateLimiter,
-    clock: deps.clock,
-    publicUrl: deps.config.publicUrl,
-    log: deps.log,
   });
   const endUserBearer: SchemeVerifier = async (req) => {
     const token = bearerToken(req);
@@ -28,10 +26,22 @@ export function createAuthUsersModule(deps: Deps, projects: ProjectsService) {
     // The token must be signed for the project of the x-api-key, which authKey checked first.
     req.endUser = await service.authenticate(keyProject(req), token);
   };
-  return {
-    service,
-    handlers: createAuthUsersHandlers(service, projects),
-    verifiers: { endUserBearer },
-    cors: endUserCorsPlugin(service),
-  };
+  return { service, handlers: createAuthUsersHandlers(service), verifiers: { endUserBearer } };
+}
+
+/** End users belong to projects (authKey, ownership of console calls). */
+export const authUsersPlugin = fp(
+  async (app: FastifyInstance) => {
+    const authUsers = createAuthUsersModule(app.deps);
+    app.decorate('authUsers', authUsers.service);
+    app.contractParts.add('auth-users', authUsers);
+    await app.register(endUserCors, { service: authUsers.service });
+  },
+  { name: 'hostbase-auth-users', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authUsers: AuthUsersService;
+  }
 }

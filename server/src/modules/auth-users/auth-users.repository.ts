@@ -1,9 +1,10 @@
 // Drizzle queries for a project's end users, their refresh tokens and one-time tokens, and the
 // project's auth settings. Every user query is scoped by project id. Single use and rotation are
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
-import { and, count, desc, eq, gt, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import { DeviceTokens } from '../../lib/device-tokens';
 import {
   authSettings,
   endUserDevices,
@@ -27,7 +28,11 @@ const settingsColumns = {
 };
 
 export class AuthUsersRepository {
-  constructor(private readonly db: Db) {}
+  private readonly devices: DeviceTokens<'userId'>;
+
+  constructor(private readonly db: Db) {
+    this.devices = new DeviceTokens(db, endUserDevices, 'userId');
+  }
 
   // ------------------------------------------------------------------ settings
   async settings(projectId: string): Promise<AuthSettings> {
@@ -221,32 +226,10 @@ export class AuthUsersRepository {
     return row?.user;
   }
 
-  // ------------------------------------------------------------------ device tokens
-  /** The id of the user's device with this token hash, used within `ttlMs`. */
-  async findDevice(userId: string, tokenHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
-    const [row] = await this.db
-      .select({ id: endUserDevices.id })
-      .from(endUserDevices)
-      .where(and(eq(endUserDevices.userId, userId), eq(endUserDevices.tokenHash, tokenHash), gt(endUserDevices.lastUsedAt, new Date(now.getTime() - ttlMs))))
-      .limit(1);
-    return row?.id;
-  }
-
-  async touchDevice(id: string, now: Date): Promise<void> {
-    await this.db.update(endUserDevices).set({ lastUsedAt: now }).where(eq(endUserDevices.id, id));
-  }
-
-  /** Stores a new device and keeps only the user's `keep` most recently used. */
-  async addDevice(userId: string, tokenHash: string, now: Date, keep: number): Promise<void> {
-    await this.db.insert(endUserDevices).values({ userId, tokenHash, createdAt: now, lastUsedAt: now });
-    const newest = this.db
-      .select({ id: endUserDevices.id })
-      .from(endUserDevices)
-      .where(eq(endUserDevices.userId, userId))
-      .orderBy(desc(endUserDevices.lastUsedAt), desc(endUserDevices.createdAt))
-      .limit(keep);
-    await this.db.delete(endUserDevices).where(and(eq(endUserDevices.userId, userId), notInArray(endUserDevices.id, newest)));
-  }
+  // ------------------------------------------------------------------ device tokens (lib/device-tokens.ts)
+  findDevice: DeviceTokens<string>['find'] = (...args) => this.devices.find(...args);
+  touchDevice: DeviceTokens<string>['touch'] = (...args) => this.devices.touch(...args);
+  addDevice: DeviceTokens<string>['add'] = (...args) => this.devices.add(...args);
 
   async closeTokens(userId: string, kind: EndUserTokenKind, now: Date): Promise<void> {
     await this.db

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { HandlerMap } from '../../http/types';
 import type { Deps } from '../../deps';
 import { Errors } from '../../http/errors';
@@ -20,3 +22,10 @@ export function createContactHandlers(deps: Deps): HandlerMap {
     },
   };
 }
+
+export const contactPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.contractParts.add('contact', { handlers: createContactHandlers(app.deps) });
+  },
+  { name: 'hostbase-contact', dependencies: ['hostbase-contract-parts'], decorators: { fastify: ['deps'] } },
+);

@@ -7,22 +7,19 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
 import { Errors } from '../../http/errors';
-import { currentAccount } from '../accounts/accounts.handlers';
+import { currentAccount, ownedProject } from '../../http/auth';
 import type { ProjectsService } from '../projects/projects.service';
 import type { HostingService } from './hosting.service';
 import type { SiteFiles } from './site-files';
 import { PROJECT_TYPES } from './site-layout';
 import { IN_MEMORY_MAX } from './zip-extract';
 
-export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: () => ProjectsService): HandlerMap {
-  const owned = (req: FastifyRequest, projectId: string) => projects().requireOwned(currentAccount(req).id, projectId);
-
+export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService): HandlerMap {
   return {
     uploadSiteZip: async (req) => {
-      const project = await owned(req, req.params.projectId);
+      const project = await ownedProject(req);
       await service.assertStorageRoom(project); // a full account is refused before its upload is read
       const dir = await files.tempDir('upload');
       try {
@@ -51,21 +48,21 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
       }
     },
 
-    listDeployments: async (req) => service.history(await owned(req, req.params.projectId)),
+    listDeployments: async (req) => service.history(await ownedProject(req)),
 
     activateDeployment: async (req) => {
-      const project = await owned(req, req.params.projectId);
+      const project = await ownedProject(req);
       const deployment = await service.activate(project, req.params.deploymentId);
       return { message: 'Deployment is live', deployment: await service.view(project, deployment) };
     },
 
-    getDeploymentLogs: async (req) => service.logs(await owned(req, req.params.projectId), req.params.deploymentId),
+    getDeploymentLogs: async (req) => service.logs(await ownedProject(req), req.params.deploymentId),
 
-    getContainerStats: async (req) => service.stats(await owned(req, req.params.projectId)),
+    getContainerStats: async (req) => service.stats(await ownedProject(req)),
 
-    getSiteTraffic: async (req) => service.trafficReport(await owned(req, req.params.projectId)),
+    getSiteTraffic: async (req) => service.trafficReport(await ownedProject(req)),
 
-    listSites: async (req) => service.sites(currentAccount(req).id, (p) => projects().domainOf(p)),
+    listSites: async (req) => service.sites(currentAccount(req).id, (p) => projects.domainOf(p)),
   };
 }
 

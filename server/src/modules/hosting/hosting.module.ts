@@ -1,7 +1,9 @@
-// Hosting module: built early in app.ts so the gateway hook runs before the API and the console;
-// the projects service is attached once it exists (ownership checks, delete clean-up).
+// Hosting module: the gateway hook, deploys and the hosted sites' processes. As a plugin it is
+// registered before the security headers (which depend on it), so the gateway's hook runs before
+// them and before the API and the console; it needs the projects service (delete clean-up, domains).
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { HostingRepository } from './hosting.repository';
@@ -30,7 +32,7 @@ export interface HostingOptions {
   buildLeaseMs?: number;
 }
 
-export function createHostingModule(app: FastifyInstance, deps: Deps, opts: HostingOptions = {}) {
+export function createHostingModule(app: FastifyInstance, deps: Deps, projects: ProjectsService, opts: HostingOptions = {}) {
   const { config } = deps;
   const repo = new HostingRepository(deps.database);
   const hostingDir = path.join(config.dataDir, 'hosting');
@@ -68,24 +70,23 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, opts: Host
   // For a shutdown that cannot finish (server.ts): the hosted sites are stopped whatever else hangs.
   app.decorate('stopSites', () => runtime.close());
 
-  let projects: ProjectsService | undefined;
-  const projectsService = () => {
-    if (!projects) throw new Error('hosting: attachProjects() was not called');
-    return projects;
-  };
-  return {
-    service,
-    handlers: createHostingHandlers(service, files, projectsService),
-    attachProjects(p: ProjectsService) {
-      projects = p;
-      p.onDelete('hosting', (project) => service.removeProject(project));
-    },
-  };
+  projects.onDelete('hosting', (project) => service.removeProject(project));
+  return { service, handlers: createHostingHandlers(service, files, projects) };
 }
+
+export const hostingPlugin = fp(
+  async (app: FastifyInstance, opts: HostingOptions) => {
+    const hosting = createHostingModule(app, app.deps, app.projects, opts);
+    app.decorate('hosting', hosting.service);
+    app.contractParts.add('hosting', hosting);
+  },
+  { name: 'hostbase-hosting', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+);
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Stops every hosted site process this instance started. */
     stopSites(): Promise<void>;
+    hosting: HostingService;
   }
 }

@@ -2,7 +2,7 @@
 // socket: no client library to keep in step with the engine. For production hosts where each
 // site should get its own container: the deployment folder mounted read-only, a read-only root
 // filesystem, no capabilities, memory / pids / CPU limits, an unprivileged user, and only PORT and
-// NODE_ENV in the environment. Wire it with createHostingModule(app, deps, { runtime: new DockerRuntime() }).
+// NODE_ENV in the environment. Wire it with buildApp(config, { hostingRuntime: new DockerRuntime() }).
 import http from 'node:http';
 import net from 'node:net';
 import type { Runtime, RuntimeStats, SiteSpec, Upstream } from './runtime';

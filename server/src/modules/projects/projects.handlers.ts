@@ -1,5 +1,5 @@
 import type { HandlerMap } from '../../http/types';
-import { currentAccount } from '../accounts/accounts.handlers';
+import { currentAccount, ownedProject } from '../../http/auth';
 import { projectView, type ProjectsService } from './projects.service';
 
 export function createProjectsHandlers(service: ProjectsService): HandlerMap {
@@ -17,7 +17,7 @@ export function createProjectsHandlers(service: ProjectsService): HandlerMap {
     },
 
     getProjectDetails: async (req) => {
-      const p = await service.requireOwned(currentAccount(req).id, req.body.project_id);
+      const p = await ownedProject(req, req.body.project_id);
       return { id: p.id, domain: service.domainOf(p), user_id: p.ownerId, project_name: p.name, subdomain: p.subdomain, created_at: p.createdAt.toISOString() };
     },
 
@@ -27,17 +27,17 @@ export function createProjectsHandlers(service: ProjectsService): HandlerMap {
     },
 
     getBucketDetails: async (req) => {
-      const p = await service.requireOwned(currentAccount(req).id, req.params.projectId);
+      const p = await ownedProject(req);
       return { domain: service.bucketDomain, bucketId: p.bucketId, api_key: await service.key(p, 'bucket') };
     },
 
     getAuthenticationDetails: async (req) => {
-      const p = await service.requireOwned(currentAccount(req).id, req.params.projectId);
+      const p = await ownedProject(req);
       return { api_key: await service.key(p, 'authentication') };
     },
 
     rotateProjectKey: async (req) => {
-      const p = await service.requireOwned(currentAccount(req).id, req.params.projectId);
+      const p = await ownedProject(req);
       return { message: 'key rotated', api_key: await service.rotateKey(p, req.body.key) };
     },
   };

@@ -1,25 +1,15 @@
 // Projects module: service + handlers, and the verifiers for the app-side API keys. A verifier
-// puts the key's project on the request (req.project) for the module that serves the call.
-import type { FastifyRequest } from 'fastify';
+// puts the key's project on the request (req.project, read with keyProject() from http/auth.ts)
+// for the module that serves the call. As a plugin: decorates app.projects.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import { Errors } from '../../http/errors';
 import type { SchemeVerifier } from '../../http/security';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
-import type { ProjectRow, ProjectKeyKind } from './projects.tables';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the bucketKey / authKey verifiers. */
-    project?: ProjectRow;
-  }
-}
-
-export function keyProject(req: FastifyRequest): ProjectRow {
-  if (!req.project) throw Errors.invalidApiKey();
-  return req.project;
-}
+import type { ProjectKeyKind } from './projects.tables';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({
@@ -44,4 +34,21 @@ export function createProjectsModule(deps: Deps) {
     handlers: createProjectsHandlers(service),
     verifiers: { bucketKey: keyVerifier('bucket'), authKey: keyVerifier('authentication') },
   };
+}
+
+/** Projects belong to accounts; the modules that hold a project's data depend on this one. */
+export const projectsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const projects = createProjectsModule(app.deps);
+    app.decorate('projects', projects.service);
+    app.contractParts.add('projects', projects);
+  },
+  { name: 'hostbase-projects', dependencies: ['hostbase-contract-parts', 'hostbase-accounts'], decorators: { fastify: ['deps'] } },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Ownership checks (ownedProject in http/auth.ts), domains, and the delete clean-ups modules add. */
+    projects: ProjectsService;
+  }
 }

@@ -2,9 +2,7 @@
 // caller), share links (public, segment + id), and app calls (bucket API key, its own project).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
-import { currentAccount } from '../accounts/accounts.handlers';
-import { keyProject } from '../projects/projects.module';
-import type { ProjectsService } from '../projects/projects.service';
+import { keyProject, ownedProject } from '../../http/auth';
 import { sendObject, wantsAttachment } from './download';
 import type { FormPart, StorageService } from './storage.service';
 
@@ -26,20 +24,17 @@ export function shareLinkHandler(storage: StorageService) {
   };
 }
 
-export function createStorageHandlers(storage: StorageService, projects: ProjectsService): HandlerMap {
-  const owned = (req: FastifyRequest<{ Params: { projectId: string } }>) =>
-    projects.requireOwned(currentAccount(req).id, req.params.projectId);
-
+export function createStorageHandlers(storage: StorageService): HandlerMap {
   return {
     uploadObject: async (req) => {
-      const row = await storage.upload(await owned(req), form(req));
+      const row = await storage.upload(await ownedProject(req), form(req));
       return { message: 'saved', file: storage.view(row) };
     },
 
-    listObjects: async (req) => storage.list(await owned(req), req.body?.page ?? 1),
+    listObjects: async (req) => storage.list(await ownedProject(req), req.body?.page ?? 1),
 
     deleteObjects: async (req) => {
-      const deleted = await storage.delete(await owned(req), req.body.file_ids);
+      const deleted = await storage.delete(await ownedProject(req), req.body.file_ids);
       return { message: 'deleted', deleted };
     },
 

@@ -1,6 +1,8 @@
 // Storage module: service + handlers, the project-deletion cleanup, and the share link at the
 // bucket domain's root (/s3/object-storage/...), outside the /api prefix the contract lives under.
+// As a plugin: decorates app.storage.
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { StorageRepository } from './storage.repository';
@@ -15,11 +17,28 @@ export function createStorageModule(deps: Deps, projects: ProjectsService) {
     bucketDomain: deps.config.publicUrl,
   });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
+  return { service, handlers: createStorageHandlers(service) };
+}
 
-  /** Register from app.ts: the same handler as downloadObject, at the path share links use. */
-  async function shareLinkRoutes(app: FastifyInstance) {
-    app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(service));
+/** A project's files: deleted with it (app.projects.onDelete). */
+export const storagePlugin = fp(
+  async (app: FastifyInstance) => {
+    const storage = createStorageModule(app.deps, app.projects);
+    app.decorate('storage', storage.service);
+    app.contractParts.add('storage', storage);
+    // The same handler as downloadObject, at the path share links use.
+    app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(storage.service));
+  },
+  {
+    name: 'hostbase-storage',
+    // The share-link route is registered here: the platform's security headers come first.
+    dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-security-headers'],
+    decorators: { fastify: ['deps'] },
+  },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    storage: StorageService;
   }
-
-  return { service, handlers: createStorageHandlers(service, projects), shareLinkRoutes };
 }

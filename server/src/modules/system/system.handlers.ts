@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { HandlerMap } from '../../http/types';
 import type { Deps } from '../../deps';
 
@@ -18,3 +20,10 @@ export function createSystemHandlers(deps: Deps): HandlerMap {
     },
   };
 }
+
+export const systemPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.contractParts.add('system', { handlers: createSystemHandlers(app.deps) });
+  },
+  { name: 'hostbase-system', dependencies: ['hostbase-contract-parts'], decorators: { fastify: ['deps'] } },
+);

@@ -1,0 +1,27 @@
+// The contract itself (/api/openapi.yaml and .json) and Swagger UI (/api/docs) from the npm
+// package's own assets, pointed at it, with the docs' browser-security headers.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import YAML from 'yaml';
+import type { Config } from '../config';
+import { loadSpec } from './contract';
+import { docsSecurityHeaders } from './security-headers';
+
+export const docsPlugin = fp(
+  async (app: FastifyInstance, { config }: { config: Config }) => {
+    // Parsed and serialised once at start, not per request.
+    const spec = loadSpec();
+    const specYaml = YAML.stringify(spec);
+    const specJson = JSON.stringify(spec);
+    app.get('/api/openapi.yaml', async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(specYaml));
+    app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(specJson));
+    app.register(async (instance) => {
+      const { default: swagger } = await import('@fastify/swagger');
+      const { default: swaggerUi } = await import('@fastify/swagger-ui');
+      await instance.register(swagger, { mode: 'static', specification: { document: loadSpec() as never } });
+      await docsSecurityHeaders(instance, config);
+      await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json', validatorUrl: null } as never });
+    });
+  },
+  { name: 'hostbase-docs', dependencies: ['hostbase-security-headers'] },
+);
