@@ -8,6 +8,7 @@ import type { Limit, RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import * as sharedRules from '../../../../shared/rules';
 import { DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../../lib/sign-in-guard';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
@@ -319,34 +320,19 @@ export class AuthUsersService {
   }
 }
 
-/** "https://app.example.com" exactly: http(s), a host, an optional port, no path, query or user. */
+/** "https://app.example.com" exactly: the shared rule (shared/rules.ts), answered as a 400 naming the field. */
 export function normalizeOrigin(input: string, index = 0): string {
-  const field = `body/allowed_origins/${index}`;
-  const raw = input.trim().replace(/\/$/, '');
-  if (raw.includes('*')) throw Errors.validation(`${field}: wildcards are not allowed; list exact origins like https://app.example.com`);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw Errors.validation(`${field} must be an origin like https://app.example.com`);
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password || url.origin.toLowerCase() !== raw.toLowerCase())
-    throw Errors.validation(`${field} must be an origin like https://app.example.com (scheme, host and optional port; no path)`);
-  return url.origin;
+  const origin = sharedRules.normalizeOrigin(input);
+  if (origin === undefined) throw Errors.validation(`body/allowed_origins/${index} must be an origin like https://app.example.com (scheme, host and optional port; no path)`);
+  return origin;
 }
 
 /** An http(s) base URL without query or fragment, stored without a trailing slash; '' or null clears it. */
 export function normalizeSiteUrl(input: string | null): string | null {
-  if (input === null || input.trim() === '') return null;
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw Errors.validation('body/site_url must be a URL like https://app.example.com');
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password)
-    throw Errors.validation('body/site_url must be an http(s) URL without query, fragment or credentials');
-  return url.toString().replace(/\/+$/, '');
+  const checked = sharedRules.checkSiteUrl(input);
+  if ('url' in checked) return checked.url;
+  if (checked.problem === 'not-a-url') throw Errors.validation('body/site_url must be a URL like https://app.example.com');
+  throw Errors.validation('body/site_url must be an http(s) URL without query, fragment or credentials');
 }
 
 export function endUserView(u: EndUserRow) {
