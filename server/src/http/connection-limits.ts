@@ -136,6 +136,7 @@ class BodyWatch {
     this.pending.clear();
   }
 
+  // Socket timing (bytes per real second) reads real time, not the injected business clock.
   private tick(): void {
     const now = Date.now();
     for (const p of this.pending) {

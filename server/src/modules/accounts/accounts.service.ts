@@ -194,7 +194,7 @@ export class AccountsService {
     if (action === 'enroll') {
       if (account.mfaEnabled) throw Errors.conflict('Two-factor authentication is already enabled');
       const secret = newTotpSecret();
-      await this.d.repo.update(account.id, { mfaPendingSecretEnc: this.d.secrets.seal(secret) });
+      await this.d.repo.update(account.id, { mfaPendingSecretEnc: this.d.secrets.seal(secret) }, this.d.clock.now());
       return { message: 'Scan the code with your authenticator app, then confirm with a code', mfa_enabled: false, secret, otpauth_url: totpUri(secret, account.email) };
     }
     if (!input.mfa_code) throw Errors.validation("body must have required property 'mfa_code'");
@@ -209,7 +209,7 @@ export class AccountsService {
       }
       const codes = newRecoveryCodes();
       await this.d.repo.replaceRecoveryCodes(account.id, codes.map((c) => sha256(normalizeRecoveryCode(c))));
-      await this.d.repo.update(account.id, { mfaEnabled: true, mfaSecretEnc: account.mfaPendingSecretEnc, mfaPendingSecretEnc: null });
+      await this.d.repo.update(account.id, { mfaEnabled: true, mfaSecretEnc: account.mfaPendingSecretEnc, mfaPendingSecretEnc: null }, this.d.clock.now());
       return { message: 'Two-factor authentication enabled', mfa_enabled: true, recovery_codes: codes };
     }
     if (!account.mfaEnabled) throw Errors.conflict('Two-factor authentication is not enabled');
@@ -217,7 +217,7 @@ export class AccountsService {
       await this.d.rateLimiter.fail(limit);
       throw Errors.badRequest(MFA_TEXT.invalidCode);
     }
-    await this.d.repo.update(account.id, { mfaEnabled: false, mfaSecretEnc: null, mfaPendingSecretEnc: null, mfaLastStep: null });
+    await this.d.repo.update(account.id, { mfaEnabled: false, mfaSecretEnc: null, mfaPendingSecretEnc: null, mfaLastStep: null }, this.d.clock.now());
     await this.d.repo.replaceRecoveryCodes(account.id, []);
     return { message: 'Two-factor authentication disabled', mfa_enabled: false };
   }
@@ -251,7 +251,7 @@ export class AccountsService {
     checkPassword(password, 'password', { email: holder.email, name: holder.name });
     const accountId = await this.d.repo.consumeToken('password_reset', sha256(token), now);
     if (!accountId) throw Errors.badRequest('This reset link is invalid or has expired');
-    await this.d.repo.setPassword(accountId, await this.d.passwords.hash(password));
+    await this.d.repo.setPassword(accountId, await this.d.passwords.hash(password), this.d.clock.now());
     await this.d.repo.closeTokens(accountId, 'password_reset', now);
     await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
     // The owner proved the mailbox: others' failures against the account no longer count.
@@ -266,7 +266,7 @@ export class AccountsService {
       throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
     }
     checkPassword(next, 'new_password', { email: account.email, name: account.name });
-    const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next));
+    const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next), this.d.clock.now());
     return this.issue(updated!);
   }
 
@@ -288,14 +288,14 @@ export class AccountsService {
     const now = this.d.clock.now();
     const accountId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     if (!accountId) return false;
-    await this.d.repo.update(accountId, { emailVerifiedAt: now });
+    await this.d.repo.update(accountId, { emailVerifiedAt: now }, now);
     return true;
   }
 
   async updateName(account: AccountRow, name: string): Promise<AccountRow> {
     const trimmed = name.trim();
     if (!trimmed) throw Errors.validation('body/name must not be empty');
-    return (await this.d.repo.update(account.id, { name: trimmed }))!;
+    return (await this.d.repo.update(account.id, { name: trimmed }, this.d.clock.now()))!;
   }
 
   async findById(id: string): Promise<AccountRow | undefined> {

@@ -115,7 +115,7 @@ export class AuthUsersService {
     if (input.site_url !== undefined) update.siteUrl = normalizeSiteUrl(input.site_url);
     if (input.block_common_passwords !== undefined) update.blockCommonPasswords = input.block_common_passwords;
     if (update.allowedOrigins) update.allowedOrigins = [...new Set(update.allowedOrigins)];
-    const s = Object.keys(update).length ? await this.d.repo.saveSettings(project.id, update) : await this.d.repo.settings(project.id);
+    const s = Object.keys(update).length ? await this.d.repo.saveSettings(project.id, update, this.now()) : await this.d.repo.settings(project.id);
     return { allowed_origins: s.allowedOrigins, site_url: s.siteUrl, block_common_passwords: s.blockCommonPasswords };
   }
 

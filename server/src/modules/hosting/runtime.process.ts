@@ -242,6 +242,7 @@ export class ProcessRuntime implements Runtime {
     const cause = await this.cause(proc, code, signal);
     proc.lastExit = cause;
     // Back-off doubles per crash (0.5 s .. 30 s) and resets after a minute of healthy running.
+    // Process supervision runs on real timers, so it reads real time (not the injected clock).
     if (Date.now() - proc.startedAt > 60_000) proc.restarts = 0;
     const delay = Math.min(30_000, 500 * 2 ** proc.restarts++);
     this.appendLog(proc.spec.deploymentId, `[hostbase] ${cause}; restarting in ${delay / 1000} s\n`);
@@ -267,6 +268,7 @@ export class ProcessRuntime implements Runtime {
   }
 
   private async waitReady(proc: Proc): Promise<void> {
+    // Operational time (a start-up deadline next to real timers), not the injected clock.
     const deadline = Date.now() + (this.o.startTimeoutMs ?? 15_000);
     while (Date.now() < deadline) {
       if (proc.stopping) throw new RuntimeStartError('stopped while starting', '');
