@@ -120,7 +120,7 @@ function jsonBodyGuard(required: boolean) {
   return async (req: FastifyRequest) => {
     const type = req.headers['content-type'];
     if (type && !/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type (send application/json)');
+      throw Errors.unsupportedMediaType('Unsupported Content-Type (send application/json)');
     }
     if (req.body === undefined) {
       if (required) throw Errors.validation('body must be a JSON object');

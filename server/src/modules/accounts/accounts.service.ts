@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
-import { Errors, AppError } from '../../http/errors';
+import { Errors } from '../../http/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import {
   DEVICE_TTL_MS,
@@ -150,7 +150,7 @@ export class AccountsService {
   ): Promise<{ token: string; deviceToken: string }> {
     await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, max: 30, windowSeconds: 5 * 60 });
     const account = await this.d.repo.findByEmail(normalizeEmail(input.email));
-    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw new AppError(401, 'MFA_FAILED', MFA_TEXT.notFound);
+    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw Errors.mfaFailed(MFA_TEXT.notFound);
     const now = this.d.clock.now();
     const challenge = await this.d.repo.claimChallengeAttempt(
       account.id,
@@ -158,7 +158,7 @@ export class AccountsService {
       now,
       MFA_CHALLENGE_ATTEMPTS,
     );
-    if (!challenge) throw new AppError(401, 'MFA_FAILED', MFA_TEXT.noChallenge);
+    if (!challenge) throw Errors.mfaFailed(MFA_TEXT.noChallenge);
     let ticket;
     try {
       ticket = await this.d.rateLimiter.attempt([{ key: `mfa:account-address:${account.id}:${ip}`, ...MFA_FAILURE_POLICY }]);
@@ -168,7 +168,7 @@ export class AccountsService {
     }
     if (!(await this.acceptSecondFactor(account, input.code))) {
       if (challenge.attempts >= MFA_CHALLENGE_ATTEMPTS) await this.d.repo.closeToken(challenge.id, now);
-      throw new AppError(401, 'MFA_FAILED', MFA_TEXT.notFound);
+      throw Errors.mfaFailed(MFA_TEXT.notFound);
     }
     await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
@@ -263,7 +263,7 @@ export class AccountsService {
     await this.d.rateLimiter.check(limit);
     if (!(await this.d.passwords.verify(current, account.passwordHash))) {
       await this.d.rateLimiter.fail(limit);
-      throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
+      throw Errors.invalidCredentials('Current password is incorrect');
     }
     checkPassword(next, 'new_password', { email: account.email, name: account.name });
     const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next), this.d.clock.now());
