@@ -45,6 +45,8 @@ export interface Config {
   hostingKeepDeployments: number;
   /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
   http: HttpLimits;
+  /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
+  version: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,6 +108,19 @@ function cpus(raw: string | undefined): number {
   return n;
 }
 
+/** The repository root: two folders above server/src, three above dist/server/src. */
+const ROOT = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []));
+
+function version(env: Env): string {
+  try {
+    const { version: v } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: unknown };
+    if (typeof v === 'string' && v) return v;
+  } catch {
+    // no package.json beside the build: fall back to what npm says
+  }
+  return env.npm_package_version || '0.0.0';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -120,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     : undefined;
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const trustProxy = env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1';
-  const webDir = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'web', 'dist');
+  const webDir = path.join(ROOT, 'web', 'dist');
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -157,5 +172,6 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', trustProxy ? 75_000 : 5_000),
       maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
     },
+    version: version(env),
   };
 }
