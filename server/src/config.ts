@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { HttpLimits } from './http/connection-limits';
+import { DEFAULT_SITE_LIMITS } from './lib/limits';
 
 export interface S3Config {
   endpoint: string;
@@ -102,7 +103,7 @@ function egress(raw: string | undefined): 'internet' | 'none' {
 }
 
 function cpus(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
+  if (raw === undefined || raw === '') return DEFAULT_SITE_LIMITS.cpus;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0.01 || n > 256) throw new Error(`SITE_CPUS must be a number of cores between 0.01 and 256, got "${raw}"`);
   return n;
@@ -156,8 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
     dockerNetwork: dockerNetwork(env.DOCKER_NETWORK),
     siteLimits: {
-      memoryBytes: int(env, 'SITE_MEMORY_MB', 512) * 1024 * 1024,
-      maxProcesses: int(env, 'SITE_MAX_PROCESSES', 128),
+      memoryBytes: int(env, 'SITE_MEMORY_MB', DEFAULT_SITE_LIMITS.memoryBytes / 1024 / 1024) * 1024 * 1024,
+      maxProcesses: int(env, 'SITE_MAX_PROCESSES', DEFAULT_SITE_LIMITS.maxProcesses),
       cpus: cpus(env.SITE_CPUS),
     },
     siteEgress: egress(env.SITE_EGRESS),

@@ -5,6 +5,7 @@ import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
+import { WINDOW_LIMITS } from '../../lib/limits';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import {
   DEVICE_TTL_MS,
@@ -55,7 +56,6 @@ export const MFA_TEXT = {
 const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
-const MFA_FAILURES = { max: 5, windowSeconds: 5 * 60 };
 const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 const REMEMBERED_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -69,7 +69,7 @@ export class AccountsService {
   }
 
   async register(input: { name: string; email: string; password: string }, ip: string): Promise<{ token: string; deviceToken: string }> {
-    await this.d.rateLimiter.hit({ key: `register:ip:${ip}`, max: 20, windowSeconds: 3600 });
+    await this.d.rateLimiter.hit({ key: `register:ip:${ip}`, ...WINDOW_LIMITS.registerPerAddress });
     const name = input.name.trim();
     if (!name) throw Errors.validation('body/name must not be empty');
     const email = input.email.trim();
@@ -148,7 +148,7 @@ export class AccountsService {
     input: { email: string; code: string; mfaToken?: string; deviceToken?: string },
     ip: string,
   ): Promise<{ token: string; deviceToken: string }> {
-    await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, max: 30, windowSeconds: 5 * 60 });
+    await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, ...WINDOW_LIMITS.mfaPerAddress });
     const account = await this.d.repo.findByEmail(normalizeEmail(input.email));
     if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw Errors.mfaFailed(MFA_TEXT.notFound);
     const now = this.d.clock.now();
@@ -198,7 +198,7 @@ export class AccountsService {
       return { message: 'Scan the code with your authenticator app, then confirm with a code', mfa_enabled: false, secret, otpauth_url: totpUri(secret, account.email) };
     }
     if (!input.mfa_code) throw Errors.validation("body must have required property 'mfa_code'");
-    const limit = { key: `mfa-toggle:account:${account.id}`, ...MFA_FAILURES };
+    const limit = { key: `mfa-toggle:account:${account.id}`, ...WINDOW_LIMITS.mfaToggleFailuresPerAccount };
     await this.d.rateLimiter.check(limit);
     if (action === 'enable') {
       if (account.mfaEnabled) throw Errors.conflict('Two-factor authentication is already enabled');
@@ -259,7 +259,7 @@ export class AccountsService {
   }
 
   async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
-    const limit = { key: `change-pass:account:${account.id}`, max: 5, windowSeconds: 15 * 60 };
+    const limit = { key: `change-pass:account:${account.id}`, ...WINDOW_LIMITS.changePasswordFailuresPerAccount };
     await this.d.rateLimiter.check(limit);
     if (!(await this.d.passwords.verify(current, account.passwordHash))) {
       await this.d.rateLimiter.fail(limit);
@@ -272,7 +272,7 @@ export class AccountsService {
 
   async sendVerification(account: AccountRow): Promise<'sent' | 'already'> {
     if (account.emailVerifiedAt) return 'already';
-    await this.d.rateLimiter.hit({ key: `verify-mail:account:${account.id}`, max: 5, windowSeconds: 3600 });
+    await this.d.rateLimiter.hit({ key: `verify-mail:account:${account.id}`, ...WINDOW_LIMITS.verifyMailPerAccount });
     const token = randomToken();
     await this.d.repo.createToken(account.id, 'email_verify', sha256(token), new Date(this.d.clock.now().getTime() + VERIFY_TTL_MS));
     const link = `${this.d.publicUrl}/api/verify/${token}`;

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { Clock } from '../../lib/clock';
 import type { Mailer } from '../../lib/mailer';
 import type { Limit, RateLimiter } from '../../lib/rate-limit';
+import { WINDOW_LIMITS } from '../../lib/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
@@ -20,15 +21,12 @@ const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/**
- * Fixed-window limits, all keyed by project too: one project's traffic never throttles another's
- * users. Failed sign-ins and reset requests are counted by lib/sign-in-guard (growing waits).
- */
+/** Fixed-window limits (lib/limits.ts) by the name their keys carry. */
 export const LIMITS = {
-  signUpPerIp: { max: 30, windowSeconds: 5 * 60 },
-  resetPerIp: { max: 20, windowSeconds: 15 * 60 },
-  verifyMailPerUser: { max: 5, windowSeconds: 60 * 60 },
-  consoleResetPerUser: { max: 5, windowSeconds: 60 * 60 },
+  signUpPerIp: WINDOW_LIMITS.endUserSignUpPerAddress,
+  resetPerIp: WINDOW_LIMITS.endUserResetPerAddress,
+  verifyMailPerUser: WINDOW_LIMITS.endUserVerifyMailPerUser,
+  consoleResetPerUser: WINDOW_LIMITS.endUserConsoleResetPerUser,
 } as const;
 
 export interface AuthUsersServiceDeps {

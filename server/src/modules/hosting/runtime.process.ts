@@ -16,6 +16,7 @@ import type { RuntimeKind } from './site-layout';
 import type { SiteUidOf } from './site-identities';
 import { SiteNetwork, type Egress } from './site-network';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
+import { DEFAULT_SITE_LIMITS } from '../../lib/limits';
 
 export interface ProcessRuntimeOptions {
   log: FastifyBaseLogger;
@@ -33,7 +34,7 @@ export interface ProcessRuntimeOptions {
   support?: SandboxSupport;
 }
 
-export const DEFAULT_LIMITS: Limits = { memoryBytes: 512 * 1024 * 1024, maxProcesses: 128, cpus: 1 };
+export const DEFAULT_LIMITS: Limits = { ...DEFAULT_SITE_LIMITS };
 const LOG_TAIL = 64 * 1024;
 /** One number per runtime in this process: two apps in one process (tests) never share a folder. */
 let instances = 0;
