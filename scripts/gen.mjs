@@ -40,13 +40,20 @@ function genServer(outDir) {
 // password lengths, origin and site-URL patterns): stated once, in openapi.yaml.
 const SHARED_SCHEMAS = ['ProjectType', 'NewPassword', 'MailboxPassword', 'Origin', 'SiteUrl', 'AuthSettings'];
 
+/** The rules without their prose (the console bundles this file). */
+function withoutDescriptions(value) {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description').map(([k, v]) => [k, withoutDescriptions(v)]));
+}
+
 function genShared(outDir) {
   fs.mkdirSync(outDir, { recursive: true });
   const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
   const picked = Object.fromEntries(SHARED_SCHEMAS.map((name) => {
     const schema = spec.components.schemas[name];
     if (!schema) throw new Error(`gen: components.schemas.${name} is not in openapi.yaml`);
-    return [name, schema];
+    return [name, withoutDescriptions(schema)];
   }));
   fs.writeFileSync(
     path.join(outDir, 'contract.ts'),

@@ -21,7 +21,6 @@ export const schemas = {
     }
   },
   "NewPassword": {
-    "description": "A new password (sign-up, reset, change; a project's end users too): at least 8 characters\n(counted as Unicode code points) and at most 1024. The server also refuses very common\npasswords and ones that contain the e-mail's local part or the name (400 with the reason).\n",
     "type": "string",
     "minLength": 8,
     "maxLength": 1024,
@@ -30,7 +29,6 @@ export const schemas = {
     }
   },
   "MailboxPassword": {
-    "description": "A mailbox password: at least 8 characters, with an uppercase letter, a lowercase letter, a\ndigit and one of ! @ # $ % ^ & *.\n",
     "type": "string",
     "minLength": 8,
     "maxLength": 1024,
@@ -40,7 +38,6 @@ export const schemas = {
     }
   },
   "Origin": {
-    "description": "An exact origin, scheme://host[:port] with http or https, no path, wildcard or credentials, the\nway a browser sends it in Origin (a default port such as :443 is left out). A trailing slash is dropped.\n",
     "type": "string",
     "maxLength": 255,
     "pattern": "^(?!.*xn--)(?!http://[^/]*:80/?$)(?!https://[^/]*:443/?$)https?://(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.?|(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))(?::[1-9][0-9]{0,3})?/?$",
@@ -49,7 +46,6 @@ export const schemas = {
     }
   },
   "SiteUrl": {
-    "description": "Base URL of the developer's app for reset and verification links: http or https, a host, an\noptional port and path, no query, fragment or credentials; stored without a trailing slash.\nAn empty string or null clears it.\n",
     "type": "string",
     "nullable": true,
     "maxLength": 2048,
@@ -75,12 +71,10 @@ export const schemas = {
       "site_url": {
         "type": "string",
         "maxLength": 2048,
-        "nullable": true,
-        "description": "Base URL of the developer's app for reset and verification links."
+        "nullable": true
       },
       "block_common_passwords": {
-        "type": "boolean",
-        "description": "Refuse the 10,000 most common passwords and passwords containing the user's e-mail address (default true)."
+        "type": "boolean"
       }
     }
   }
