@@ -286,7 +286,7 @@ export class ProcessRuntime implements Runtime {
 
   /** A crashed process comes back after its back-off; callers wait rather than start a second one. */
   private async waitRestarted(proc: Proc): Promise<Upstream> {
-    const deadline = Date.now() + 35_000;
+    const deadline = Date.now() + 35_000; // operational: waits on real timers
     while (Date.now() < deadline && !proc.stopping) {
       if (proc.status === 'running') return { socketPath: proc.socketPath };
       await new Promise((r) => setTimeout(r, 100));
