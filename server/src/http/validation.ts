@@ -123,7 +123,7 @@ export function formFieldValidator(schema: FormSchema, components: unknown): (fi
   addFormats(ajv);
   const validate = ajv.compile({ type: 'object', properties: text, components }) as Validate;
   return (field, value) => {
-    if (!(field in text) || validate({ [field]: value })) return;
+    if (!Object.hasOwn(text, field) || validate({ [field]: value })) return;
     throw Errors.validation(formatValidationErrors(validate.errors ?? [], 'body').message);
   };
 }
