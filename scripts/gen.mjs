@@ -3,6 +3,7 @@
 //   server/src/generated/openapi.d.ts   (openapi-typescript: types for handlers)
 //   server/src/generated/operations.ts  (the list of operationIds, for the contract check)
 //   web/src/api/generated/**            (orval: the console's react-query hooks; scripts/gen-web.mjs)
+//   shared/generated/contract.ts        (the schemas both the server and the console check by)
 // With --check it generates into a temp dir and fails when a committed file differs (stale).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,38 @@ function genServer(outDir) {
   );
 }
 
+// The component schemas whose rules the server and the console both apply (project types,
+// password lengths, origin and site-URL patterns): stated once, in openapi.yaml.
+const SHARED_SCHEMAS = ['ProjectType', 'NewPassword', 'MailboxPassword', 'Origin', 'SiteUrl', 'AuthSettings'];
+
+/** The rules without their prose (the console bundles this file). */
+function withoutDescriptions(value) {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description').map(([k, v]) => [k, withoutDescriptions(v)]));
+}
+
+function genShared(outDir) {
+  fs.mkdirSync(outDir, { recursive: true });
+  const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
+  const picked = Object.fromEntries(SHARED_SCHEMAS.map((name) => {
+    const schema = spec.components.schemas[name];
+    if (!schema) throw new Error(`gen: components.schemas.${name} is not in openapi.yaml`);
+    return [name, withoutDescriptions(schema)];
+  }));
+  fs.writeFileSync(
+    path.join(outDir, 'contract.ts'),
+    HEADER +
+      '// Imported by the server and the console (no dependencies).\n' +
+      `export const schemas = ${JSON.stringify(picked, null, 2)} as const;\n\n` +
+      'export const PROJECT_TYPES = schemas.ProjectType.enum;\n' +
+      'export type ProjectType = (typeof PROJECT_TYPES)[number];\n' +
+      'export const PASSWORD_MIN = schemas.NewPassword.minLength;\n' +
+      'export const MAILBOX_PASSWORD_MIN = schemas.MailboxPassword.minLength;\n' +
+      'export const MAX_ALLOWED_ORIGINS = schemas.AuthSettings.properties.allowed_origins.maxItems;\n',
+  );
+}
+
 function genWeb(outDir) {
   if (!fs.existsSync(path.join(root, 'scripts/gen-web.mjs'))) return;
   execFileSync(process.execPath, [path.join(root, 'scripts/gen-web.mjs'), '--out', outDir], { stdio: 'inherit', cwd: root });
@@ -63,6 +96,7 @@ function diffDirs(a, b) {
 const targets = [
   { name: 'server', dir: path.join(root, 'server/src/generated'), gen: genServer },
   { name: 'web', dir: path.join(root, 'web/src/api/generated'), gen: genWeb },
+  { name: 'shared', dir: path.join(root, 'shared/generated'), gen: genShared },
 ];
 
 if (!check) {

@@ -39,12 +39,12 @@ if (!fs.existsSync(bin('tsc')) || !fs.existsSync(bin('vite'))) {
   console.log('hostbase: installing dependencies (first start)…');
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
-if (stale('dist/.stamp', 'dist/server/src/server.js', ['server/src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])) {
+if (stale('dist/.stamp', 'dist/server/src/server.js', ['server/src', 'shared', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])) {
   console.log('hostbase: building the server…');
   run(bin('tsc'), ['-p', 'tsconfig.build.json']);
   fs.writeFileSync(path.join(root, 'dist/.stamp'), new Date().toISOString());
 }
-if (stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml'])) {
+if (stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml'])) {
   console.log('hostbase: building the web console…');
   run(bin('vite'), ['build', '--config', 'web/vite.config.mts', '--logLevel', 'warn']);
   fs.writeFileSync(path.join(root, 'web/dist/.stamp'), new Date().toISOString());

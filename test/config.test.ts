@@ -67,3 +67,8 @@ test.each([
 ])('%s=%s is refused at start', (name, value, message) => {
   expect(() => loadConfig({ DATA_DIR: tmp(), [name]: value })).toThrow(message);
 });
+
+test('the version health reports is package.json\'s', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  expect(loadConfig({ DATA_DIR: tmp(), npm_package_version: '9.9.9' }).version).toBe(pkg.version);
+});

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { HttpLimits } from './http/connection-limits';
+import { DEFAULT_SITE_LIMITS } from './lib/limits';
 
 export interface S3Config {
   endpoint: string;
@@ -45,6 +46,8 @@ export interface Config {
   hostingKeepDeployments: number;
   /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
   http: HttpLimits;
+  /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
+  version: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -100,10 +103,23 @@ function egress(raw: string | undefined): 'internet' | 'none' {
 }
 
 function cpus(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
+  if (raw === undefined || raw === '') return DEFAULT_SITE_LIMITS.cpus;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0.01 || n > 256) throw new Error(`SITE_CPUS must be a number of cores between 0.01 and 256, got "${raw}"`);
   return n;
+}
+
+/** The repository root: two folders above server/src, three above dist/server/src. */
+const ROOT = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []));
+
+function version(env: Env): string {
+  try {
+    const { version: v } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: unknown };
+    if (typeof v === 'string' && v) return v;
+  } catch {
+    // no package.json beside the build: fall back to what npm says
+  }
+  return env.npm_package_version || '0.0.0';
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -120,7 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     : undefined;
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const trustProxy = env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1';
-  const webDir = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'web', 'dist');
+  const webDir = path.join(ROOT, 'web', 'dist');
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -141,8 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
     dockerNetwork: dockerNetwork(env.DOCKER_NETWORK),
     siteLimits: {
-      memoryBytes: int(env, 'SITE_MEMORY_MB', 512) * 1024 * 1024,
-      maxProcesses: int(env, 'SITE_MAX_PROCESSES', 128),
+      memoryBytes: int(env, 'SITE_MEMORY_MB', DEFAULT_SITE_LIMITS.memoryBytes / 1024 / 1024) * 1024 * 1024,
+      maxProcesses: int(env, 'SITE_MAX_PROCESSES', DEFAULT_SITE_LIMITS.maxProcesses),
       cpus: cpus(env.SITE_CPUS),
     },
     siteEgress: egress(env.SITE_EGRESS),
@@ -157,5 +173,6 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', trustProxy ? 75_000 : 5_000),
       maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
     },
+    version: version(env),
   };
 }

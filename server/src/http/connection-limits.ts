@@ -15,6 +15,7 @@
 import type http from 'node:http';
 import net from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { ErrorCode } from './errors';
 
 export interface HttpLimits {
   headersTimeoutMs: number;
@@ -35,16 +36,16 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 /** After the first `bodyTimeoutMs`, the body's rate is judged over windows of this length. */
 const RATE_WINDOW_MS = 10_000;
 
-function rawAnswer(status: number, reason: string, message: string, code: string): string {
+function rawAnswer(status: number, reason: string, message: string, code: ErrorCode): string {
   const body = JSON.stringify({ message, code });
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 const ANSWERS = {
-  timeout: rawAnswer(408, 'Request Timeout', 'The request was not received in time', 'REQUEST_TIMEOUT'),
-  headerOverflow: rawAnswer(431, 'Request Header Fields Too Large', 'The request headers are too large', 'HEADERS_TOO_LARGE'),
-  chunkOverflow: rawAnswer(413, 'Payload Too Large', 'A chunk extension is too large', 'PAYLOAD_TOO_LARGE'),
-  malformed: rawAnswer(400, 'Bad Request', 'The request is not valid HTTP', 'BAD_REQUEST'),
+  timeout: rawAnswer(408, 'Request Timeout', 'The request was not received in time', ErrorCode.RequestTimeout),
+  headerOverflow: rawAnswer(431, 'Request Header Fields Too Large', 'The request headers are too large', ErrorCode.HeadersTooLarge),
+  chunkOverflow: rawAnswer(413, 'Payload Too Large', 'A chunk extension is too large', ErrorCode.PayloadTooLarge),
+  malformed: rawAnswer(400, 'Bad Request', 'The request is not valid HTTP', ErrorCode.BadRequest),
 };
 
 /** Node's http server options for these limits (timeouts Node enforces itself). */
@@ -136,6 +137,7 @@ class BodyWatch {
     this.pending.clear();
   }
 
+  // Socket timing (bytes per real second) reads real time, not the injected business clock.
   private tick(): void {
     const now = Date.now();
     for (const p of this.pending) {

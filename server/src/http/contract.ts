@@ -11,7 +11,7 @@ import { operations, type OperationId } from '../generated/operations';
 import type { HandlerMap } from './types';
 import { AppError, Errors, routeNotFound } from './errors';
 import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
-import { unstorableText } from './validation';
+import { formFieldValidator, unstorableText } from './validation';
 
 /**
  * The router's limit on one path parameter (Fastify's `maxParamLength`): the longest maxLength
@@ -125,20 +125,20 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
   if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
 
-  const byId = new Map<string, { security: SecurityRequirement; multipart: boolean; json?: 'required' | 'optional' }>();
+  const byId = new Map<string, { security: SecurityRequirement; multipart?: (field: string, value: string) => void; json?: 'required' | 'optional' }>();
   for (const item of Object.values(spec.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId) continue;
       byId.set(op.operationId, {
         security: op.security ?? spec.security ?? [],
-        multipart: Boolean(op.requestBody?.content?.['multipart/form-data']),
+        multipart: formSchema(op.requestBody?.content?.['multipart/form-data'], spec.components),
         json: op.requestBody?.content?.['application/json'] ? (op.requestBody.required ? 'required' : 'optional') : undefined,
       });
     }
   }
 
   // Streaming multipart: the body is not parsed up front, so its schema can't be checked here;
-  // the handler validates the fields it reads from the stream.
+  // its text fields are checked as they arrive (multipartTextGuard), the rest by the handler.
   const multipart = new Set([...byId].filter(([, m]) => m.multipart).map(([id]) => id));
   app.addHook('onRoute', (route) => {
     const id = (route.config as { operationId?: string } | undefined)?.operationId;
@@ -176,7 +176,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
         // We authenticate in onRequest ourselves (before validation) instead of glue's preHandler.
         preHandler: undefined,
         onRequest: isPublic ? undefined : securityHook(security, opts.verifiers),
-        preValidation: meta.json ? jsonBodyGuard(meta.json === 'required') : meta.multipart ? multipartTextGuard : undefined,
+        preValidation: meta.json ? jsonBodyGuard(meta.json === 'required') : meta.multipart ? multipartTextGuard(meta.multipart) : undefined,
       };
     }) as never,
   });
@@ -190,7 +190,7 @@ function jsonBodyGuard(required: boolean) {
   return async (req: FastifyRequest) => {
     const type = req.headers['content-type'];
     if (type && !/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type (send application/json)');
+      throw Errors.unsupportedMediaType('Unsupported Content-Type (send application/json)');
     }
     if (req.body === undefined) {
       if (required) throw Errors.validation('body must be a JSON object');
@@ -208,18 +208,29 @@ interface StreamedPart {
   file?: { resume(): unknown };
 }
 
+/** The text-field check of a multipart operation's form schema; undefined when it takes no form. */
+function formSchema(content: unknown, components: unknown): ((field: string, value: string) => void) | undefined {
+  if (!content) return undefined;
+  const schema = (content as { schema?: Parameters<typeof formFieldValidator>[0] }).schema ?? {};
+  return formFieldValidator(schema, components);
+}
+
 /**
  * Multipart bodies are streamed to the handler, so the schema check can't see them: the form's
  * parts are checked as they arrive instead (field names and values, a file's name and type), with
- * the same rule as JSON text (validation.ts). A bad part is a 400 before the handler reads it.
+ * the same rule as JSON text (validation.ts), and each text field against its property in the
+ * contract's form schema. A bad part is a 400 before the handler reads it (and so before anything
+ * of the form is stored).
  */
 // Handlers read forms with req.parts() (streaming); file()/files() would bypass this check.
-async function multipartTextGuard(req: FastifyRequest): Promise<void> {
-  const parts = req.parts.bind(req);
-  (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>);
+function multipartTextGuard(checkField: (field: string, value: string) => void) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const parts = req.parts.bind(req);
+    (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>, checkField);
+  };
 }
 
-async function* checkedParts(parts: AsyncIterable<StreamedPart>): AsyncGenerator<StreamedPart> {
+async function* checkedParts(parts: AsyncIterable<StreamedPart>, checkField: (field: string, value: string) => void): AsyncGenerator<StreamedPart> {
   for await (const part of parts) {
     const checks: [string, unknown][] = [
       ['body has a field name that', part.fieldname],
@@ -233,6 +244,7 @@ async function* checkedParts(parts: AsyncIterable<StreamedPart>): AsyncGenerator
       part.file?.resume(); // drain the file so the request can end
       throw Errors.validation(`${where} ${problem}`);
     }
+    if (part.type === 'field') checkField(part.fieldname, String(part.value ?? ''));
     yield part;
   }
 }

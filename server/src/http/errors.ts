@@ -2,10 +2,40 @@
 // into { message, code }. Internals of 5xx errors go to the log, never to the client.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+/**
+ * Every `code` the API answers with: the stable half of { message, code } that clients branch on
+ * (messages are for people and may be reworded). Fastify's own client errors keep their FST_ code.
+ */
+export const ErrorCode = {
+  BadRequest: 'BAD_REQUEST',
+  Validation: 'VALIDATION',
+  ClientAborted: 'CLIENT_ABORTED',
+  Unauthorized: 'UNAUTHORIZED',
+  InvalidToken: 'INVALID_TOKEN',
+  InvalidCredentials: 'INVALID_CREDENTIALS',
+  InvalidApiKey: 'INVALID_API_KEY',
+  MfaFailed: 'MFA_FAILED',
+  Forbidden: 'FORBIDDEN',
+  NotFound: 'NOT_FOUND',
+  MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+  RequestTimeout: 'REQUEST_TIMEOUT',
+  Conflict: 'CONFLICT',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  UriTooLong: 'URI_TOO_LONG',
+  UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  RangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
+  HeadersTooLarge: 'HEADERS_TOO_LARGE',
+  RateLimited: 'RATE_LIMITED',
+  Internal: 'INTERNAL',
+  NotImplemented: 'NOT_IMPLEMENTED',
+  Unavailable: 'UNAVAILABLE',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | `FST_${string}`;
+
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -16,28 +46,35 @@ export class AppError extends Error {
 
 /** The registry: every error a handler can answer with, by name. */
 export const Errors = {
-  badRequest: (message: string) => new AppError(400, 'BAD_REQUEST', message),
-  validation: (message: string) => new AppError(400, 'VALIDATION', message),
-  unauthorized: (message = 'Authentication required') => new AppError(401, 'UNAUTHORIZED', message),
-  invalidToken: () => new AppError(401, 'INVALID_TOKEN', 'Invalid or expired token'),
-  invalidCredentials: () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid email or password'),
-  invalidApiKey: () => new AppError(401, 'INVALID_API_KEY', 'Invalid API key'),
-  forbidden: (message = 'Forbidden') => new AppError(403, 'FORBIDDEN', message),
-  notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`),
+  badRequest: (message: string) => new AppError(400, ErrorCode.BadRequest, message),
+  validation: (message: string) => new AppError(400, ErrorCode.Validation, message),
+  clientAborted: () => new AppError(400, ErrorCode.ClientAborted, 'The connection closed before the request body arrived'),
+  unauthorized: (message = 'Authentication required') => new AppError(401, ErrorCode.Unauthorized, message),
+  invalidToken: () => new AppError(401, ErrorCode.InvalidToken, 'Invalid or expired token'),
+  invalidCredentials: (message = 'Invalid email or password') => new AppError(401, ErrorCode.InvalidCredentials, message),
+  invalidApiKey: () => new AppError(401, ErrorCode.InvalidApiKey, 'Invalid API key'),
+  mfaFailed: (message: string) => new AppError(401, ErrorCode.MfaFailed, message),
+  forbidden: (message = 'Forbidden') => new AppError(403, ErrorCode.Forbidden, message),
+  notFound: (what = 'Resource') => new AppError(404, ErrorCode.NotFound, `${what} not found`),
   methodNotAllowed: (method: string, path: string, allow: string[]) =>
-    new AppError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use ${allow.join(', ')}`, { allow: allow.join(', ') }),
-  conflict: (message: string) => new AppError(409, 'CONFLICT', message),
-  payloadTooLarge: (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message),
+    new AppError(405, ErrorCode.MethodNotAllowed, `Method ${method} is not allowed on ${path}; use ${allow.join(', ')}`, { allow: allow.join(', ') }),
+  conflict: (message: string) => new AppError(409, ErrorCode.Conflict, message),
+  payloadTooLarge: (message: string) => new AppError(413, ErrorCode.PayloadTooLarge, message),
   uriTooLong: (maxParamLength: number) =>
-    new AppError(414, 'URI_TOO_LONG', `A path parameter is longer than ${maxParamLength} characters`),
-  rangeNotSatisfiable: () => new AppError(416, 'RANGE_NOT_SATISFIABLE', 'Requested range not satisfiable'),
+    new AppError(414, ErrorCode.UriTooLong, `A path parameter is longer than ${maxParamLength} characters`),
+  unsupportedMediaType: (message = 'Unsupported Content-Type') => new AppError(415, ErrorCode.UnsupportedMediaType, message),
+  /** With the object's size, Content-Range tells the client what it may ask for. */
+  rangeNotSatisfiable: (size?: number) =>
+    new AppError(416, ErrorCode.RangeNotSatisfiable, 'Requested range not satisfiable', size === undefined ? {} : { 'content-range': `bytes */${size}` }),
   tooManyRequests: (retryAfterSeconds: number) =>
-    new AppError(429, 'RATE_LIMITED', `Too many attempts. Try again in ${humanSeconds(retryAfterSeconds)}.`, {
+    new AppError(429, ErrorCode.RateLimited, `Too many attempts. Try again in ${humanSeconds(retryAfterSeconds)}.`, {
       'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
     }),
+  /** A Fastify client error (4xx) passed on with its own status, code and message. */
+  fastify: (statusCode: number, code: `FST_${string}`, message: string) => new AppError(statusCode, code, message),
   notImplemented: (operationId: string) =>
-    new AppError(501, 'NOT_IMPLEMENTED', `${operationId} is in the contract but not implemented yet`),
-  unavailable: (message = 'Service temporarily unavailable') => new AppError(503, 'UNAVAILABLE', message),
+    new AppError(501, ErrorCode.NotImplemented, `${operationId} is in the contract but not implemented yet`),
+  unavailable: (message = 'Service temporarily unavailable') => new AppError(503, ErrorCode.Unavailable, message),
 } as const;
 
 function humanSeconds(s: number): string {
@@ -52,16 +89,18 @@ interface SecurityErrorLike extends Error {
   errors?: unknown[];
 }
 
+const isFastifyCode = (code: string): code is `FST_${string}` => code.startsWith('FST_');
+
 function fromFastify(err: FastifyError): AppError | undefined {
   if (err.validation) {
     // Fastify's message already names the field: "body/email must match format "email"".
-    return new AppError(400, 'VALIDATION', err.message);
+    return Errors.validation(err.message);
   }
   const code = err.code ?? '';
   // The client went away (or was cut off as too slow) before its body arrived: nobody to answer.
-  if (code === 'ECONNRESET' && err.message === 'aborted') return new AppError(400, 'CLIENT_ABORTED', 'The connection closed before the request body arrived');
+  if (code === 'ECONNRESET' && err.message === 'aborted') return Errors.clientAborted();
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return Errors.validation("body must be a JSON object (got an empty body with Content-Type application/json)");
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type`);
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return Errors.unsupportedMediaType();
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE')
     return Errors.payloadTooLarge('Request body is too large');
   if (code.startsWith('FST_ERR_CTP') || (err as { type?: string }).type === 'entity.parse.failed' || err instanceof SyntaxError)
@@ -70,7 +109,7 @@ function fromFastify(err: FastifyError): AppError | undefined {
   if (code === 'FST_FILES_LIMIT') return Errors.validation('Send one file per upload');
   // The multipart parser (busboy) throws plain Errors for a broken form: the client's fault.
   if (code === '' && MULTIPART_PARSE_ERROR.test(err.message)) return Errors.validation(`The multipart body is malformed: ${err.message}`);
-  if (code.startsWith('FST_') && err.statusCode && err.statusCode < 500) return new AppError(err.statusCode, code, err.message);
+  if (isFastifyCode(code) && err.statusCode && err.statusCode < 500) return Errors.fastify(err.statusCode, code, err.message);
   // fastify-openapi-glue: none of the security handlers passed; surface the first of ours.
   if (err.name === 'SecurityError') {
     const inner = (err as SecurityErrorLike).errors?.find((e): e is AppError => e instanceof AppError);
@@ -96,7 +135,7 @@ function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply): Fast
     return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
   }
   req.log.error({ err }, 'unhandled error');
-  return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' });
+  return reply.code(500).send({ message: 'Internal server error', code: ErrorCode.Internal });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -10,6 +10,7 @@
 import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { Errors } from './errors';
 
 // verbose: errors carry their schema, so a rule's own wording (x-messages) can replace ajv's.
 const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false, strict: false, verbose: true };
@@ -83,7 +84,9 @@ function withTextCheck(validate: Validate): Validate {
  */
 export function formatValidationErrors(errors: ErrorObject[], dataVar: string): Error {
   const text = errors.map((e) => {
-    const own = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
+    const own = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword]
+      // "{allowed}" in an enum's own message lists the allowed values.
+      ?.replace('{allowed}', () => ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', '));
     // A sentence of its own ("Password must …") follows a colon; a predicate ("must not be empty") a space.
     if (own) return `${dataVar}${e.instancePath}${/^[A-Z]/.test(own) ? ': ' : ' '}${own}`;
     return `${dataVar}${e.instancePath} ${e.message}`;
@@ -98,4 +101,29 @@ export function registerValidation(app: FastifyInstance): void {
   addFormats(strict);
   addFormats(coercing);
   app.setValidatorCompiler(({ schema, httpPart }) => withTextCheck((httpPart === 'body' ? strict : coercing).compile(schema) as Validate));
+}
+
+interface FormSchema {
+  properties?: Record<string, { format?: string; [k: string]: unknown }>;
+}
+
+/**
+ * A check of a multipart form's text fields, one field at a time as it arrives (the form is
+ * streamed, so there is no whole body to validate): a field the schema declares must meet its
+ * property's schema (values are text on the wire: coerced like query values), and fails with the
+ * body's message shape, "body/type …". File properties (format: binary) and undeclared fields are
+ * left to the handler, and so is `required`: a missing field is only known once the stream has
+ * ended, and the handlers word those answers themselves (SPEC: "Please select a project type.").
+ * `components` resolves the schema's $refs ("#/components/schemas/…").
+ */
+export function formFieldValidator(schema: FormSchema, components: unknown): (field: string, value: string) => void {
+  const text = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, p]) => p.format !== 'binary'));
+  if (!Object.keys(text).length) return () => {};
+  const ajv = new Ajv({ ...base, coerceTypes: true });
+  addFormats(ajv);
+  const validate = ajv.compile({ type: 'object', properties: text, components }) as Validate;
+  return (field, value) => {
+    if (!Object.hasOwn(text, field) || validate({ [field]: value })) return;
+    throw Errors.validation(formatValidationErrors(validate.errors ?? [], 'body').message);
+  };
 }

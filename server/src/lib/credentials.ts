@@ -4,9 +4,10 @@
 // e-mail address or name. No composition rules (they make passwords no harder to guess).
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { Errors } from '../http/errors';
+import { PASSWORD_MIN } from '../../../shared/rules';
 
-/** SPEC section 9: password minimum length. */
-export const PASSWORD_MIN = 8;
+/** SPEC section 9: password minimum length (NewPassword's minLength in openapi.yaml). */
+export { PASSWORD_MIN };
 /** How many of the most common passwords are refused. */
 export const COMMON_PASSWORDS_REFUSED = 10_000;
 /** A piece of the e-mail's local part or of the name shorter than this is not looked for. */

@@ -26,6 +26,7 @@ export function createOutboxMailer(dir: string, from: string, log?: FastifyBaseL
     async send(message) {
       await fs.mkdir(dir, { recursive: true });
       const eml = await new MailComposer({ from, ...message }).compile().build();
+      // A file name that sorts by write time (operational: the real clock, not the injected one).
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}-${crypto.randomBytes(4).toString('hex')}.eml`);
       // Write then rename: a reader polling the outbox never sees half a message.

@@ -3,10 +3,13 @@
 // - fixed windows (hit/check/fail): window_start is the start of the current window;
 // - backoff buckets (attempt): growing waits after a number of free events, as OWASP's guidance
 //   on brute force and NIST SP 800-63B 5.2.2 describe; window_start is the last counted event.
-// Every count is one atomic upsert: no read-then-write race between instances.
+// Every count is one atomic upsert (drizzle's onConflictDoUpdate with SQL over the locked row): no
+// read-then-write race between instances.
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Clock } from './clock';
 import { Errors } from '../http/errors';
+import { rateLimits } from './rate-limit.tables';
 
 export interface Limit {
   /** Counter key, e.g. "login:ip:1.2.3.4". */
@@ -66,20 +69,34 @@ export function backoffDelaySeconds(p: BackoffPolicy, count: number): number {
   return Math.min(p.maxDelaySeconds, p.delaySeconds * 2 ** Math.min(count - p.free, 40));
 }
 
-type Row = { count: number; window_start: Date | string };
+type Row = { count: number; windowStart: Date };
+
+const r = rateLimits;
+
+/** The row's window (or last event) is at least `seconds` before `now`: SQL over the row as locked by the upsert. */
+function olderThan(now: string, seconds: number) {
+  return sql`${r.windowStart} <= ${now}::timestamptz - make_interval(secs => ${seconds})`;
+}
 
 export function createRateLimiter(database: Database, clock: Clock): RateLimiter {
+  const db = database.db;
+
   async function increment(limit: Limit): Promise<{ count: number; windowStart: Date }> {
     const now = clock.now();
-    const rows = await database.query<Row>(
-      `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN r.window_start <= $2::timestamptz - make_interval(secs => $3) THEN 1 ELSE r.count + 1 END,
-         window_start = CASE WHEN r.window_start <= $2::timestamptz - make_interval(secs => $3) THEN $2 ELSE r.window_start END
-       RETURNING count, window_start`,
-      [limit.key, now.toISOString(), limit.windowSeconds],
-    );
-    return { count: Number(rows[0].count), windowStart: new Date(rows[0].window_start) };
+    const iso = now.toISOString();
+    const expired = olderThan(iso, limit.windowSeconds);
+    const [row] = await db
+      .insert(r)
+      .values({ key: limit.key, windowStart: now, count: 1 })
+      .onConflictDoUpdate({
+        target: r.key,
+        set: {
+          count: sql`CASE WHEN ${expired} THEN 1 ELSE ${r.count} + 1 END`,
+          windowStart: sql`CASE WHEN ${expired} THEN ${iso}::timestamptz ELSE ${r.windowStart} END`,
+        },
+      })
+      .returning({ count: r.count, windowStart: r.windowStart });
+    return { count: Number(row.count), windowStart: new Date(row.windowStart) };
   }
 
   function retryAfter(windowStart: Date, windowSeconds: number): number {
@@ -89,15 +106,15 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
   /** Seconds a backoff bucket still waits, from its stored row. */
   function waitOf(b: BackoffPolicy, row: Row | undefined, now: Date): number {
     if (!row) return 0;
-    const last = new Date(row.window_start).getTime();
+    const last = new Date(row.windowStart).getTime();
     if (last <= now.getTime() - b.forgetSeconds * 1000) return 0;
     const until = last + backoffDelaySeconds(b, Number(row.count)) * 1000;
     return Math.max(0, (until - now.getTime()) / 1000);
   }
 
   async function readRows(keys: string[]): Promise<Map<string, Row>> {
-    const rows = await database.query<Row & { key: string }>('SELECT key, count, window_start FROM rate_limits WHERE key = ANY($1::text[])', [keys]);
-    return new Map(rows.map((r) => [r.key, r]));
+    const rows = await db.select({ key: r.key, count: r.count, windowStart: r.windowStart }).from(r).where(inArray(r.key, keys));
+    return new Map(rows.map((row) => [row.key, row]));
   }
 
   /**
@@ -105,31 +122,36 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
    * The wait is computed in SQL from the row as locked by the upsert, so two instances agree.
    */
   async function take(b: Backoff, now: Date): Promise<number | undefined> {
-    const rows = await database.query<{ count: number }>(
-      `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN r.window_start <= $2::timestamptz - make_interval(secs => $3) THEN 1 ELSE r.count + 1 END,
-         window_start = $2
-       WHERE r.window_start <= $2::timestamptz - make_interval(secs => $3)
-          OR r.count < $4
-          OR r.window_start + make_interval(secs => least($6::float8, $5::float8 * power(2::float8, least(r.count - $4, 40)))) <= $2::timestamptz
-       RETURNING count`,
-      [b.key, now.toISOString(), b.forgetSeconds, b.free, b.delaySeconds, b.maxDelaySeconds],
-    );
+    const iso = now.toISOString();
+    const forgotten = olderThan(iso, b.forgetSeconds);
+    const rows = await db
+      .insert(r)
+      .values({ key: b.key, windowStart: now, count: 1 })
+      .onConflictDoUpdate({
+        target: r.key,
+        set: {
+          count: sql`CASE WHEN ${forgotten} THEN 1 ELSE ${r.count} + 1 END`,
+          windowStart: sql`${iso}::timestamptz`,
+        },
+        setWhere: sql`${forgotten}
+          OR ${r.count} < ${b.free}
+          OR ${r.windowStart} + make_interval(secs => least(${b.maxDelaySeconds}::float8, ${b.delaySeconds}::float8 * power(2::float8, least(${r.count} - ${b.free}, 40)))) <= ${iso}::timestamptz`,
+      })
+      .returning({ count: r.count });
     return rows.length ? Number(rows[0].count) : undefined;
   }
 
   /** Gives one counted event back; the last-event time goes back to what it was before. */
   async function giveBack(key: string, before: Row | undefined): Promise<void> {
-    if (before) {
-      await database.query('UPDATE rate_limits SET count = greatest(count - 1, 0), window_start = $2 WHERE key = $1', [key, new Date(before.window_start).toISOString()]);
-    } else {
-      await database.query('UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = $1', [key]);
-    }
+    const count = sql`greatest(${r.count} - 1, 0)`;
+    await db
+      .update(r)
+      .set(before ? { count, windowStart: new Date(before.windowStart) } : { count })
+      .where(eq(r.key, key));
   }
 
   async function reset(key: string): Promise<void> {
-    await database.query('DELETE FROM rate_limits WHERE key = $1', [key]);
+    await db.delete(r).where(eq(r.key, key));
   }
 
   return {
@@ -138,11 +160,10 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
       if (count > limit.max) throw Errors.tooManyRequests(retryAfter(windowStart, limit.windowSeconds));
     },
     async check(limit) {
-      const rows = await database.query<Row>('SELECT count, window_start FROM rate_limits WHERE key = $1', [limit.key]);
-      if (!rows.length) return;
-      const windowStart = new Date(rows[0].window_start);
-      const left = retryAfter(windowStart, limit.windowSeconds);
-      if (left > 0 && Number(rows[0].count) >= limit.max) throw Errors.tooManyRequests(left);
+      const row = (await readRows([limit.key])).get(limit.key);
+      if (!row) return;
+      const left = retryAfter(new Date(row.windowStart), limit.windowSeconds);
+      if (left > 0 && Number(row.count) >= limit.max) throw Errors.tooManyRequests(left);
     },
     async fail(limit) {
       return (await increment(limit)).count;

@@ -8,41 +8,13 @@
 //   never meets the ceiling others filled, nor the address limits of a shared address.
 // The account's owner, typing the right password from another address, is never refused because
 // of someone else's failures, unless those exhaust the ceiling and the owner's client is new.
-import type { Backoff, BackoffPolicy } from './rate-limit';
+import type { Backoff } from './rate-limit';
+import { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy } from './limits';
 
-const MINUTE = 60;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** Waits start at a minute, double with each further failure, stop growing at an hour; a day without failures forgets them. */
-const growing = (free: number): BackoffPolicy => ({ free, delaySeconds: MINUTE, maxDelaySeconds: HOUR, forgetSeconds: DAY });
+// The policies' numbers live with every other limit (lib/limits.ts).
+export { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy };
 
-export interface GuardPolicy {
-  accountAddress: BackoffPolicy;
-  address: BackoffPolicy;
-  account: BackoffPolicy;
-  device: BackoffPolicy;
-}
-
-/** Failed sign-ins (wrong password, unknown e-mail). */
-export const SIGN_IN_POLICY: GuardPolicy = {
-  accountAddress: growing(5),
-  address: growing(30),
-  account: growing(100),
-  device: growing(10),
-};
-
-/** Password-reset requests: each one mails, so each one counts, found or not. */
-export const RESET_REQUEST_POLICY: GuardPolicy = {
-  accountAddress: growing(3),
-  address: growing(10),
-  account: growing(5),
-  device: growing(5),
-};
-
-/** Wrong MFA codes against a valid challenge, per account and client address. */
-export const MFA_FAILURE_POLICY: BackoffPolicy = growing(10);
-/** Wrong codes one MFA challenge takes before it is used up (the user signs in again). */
-export const MFA_CHALLENGE_ATTEMPTS = 5;
+const DAY = 24 * 60 * 60;
 
 /** A device token is honoured this long after its last sign-in; an account keeps its newest few. */
 export const DEVICE_TTL_MS = 90 * DAY * 1000;

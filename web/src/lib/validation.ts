@@ -1,4 +1,6 @@
-// Client-side checks with the exact messages of SPEC section 5.
+// Client-side checks with the exact messages of SPEC section 5. The rules shared with the server
+// (lengths, origins, site URL) come from shared/rules.ts, itself from openapi.yaml.
+import { MAILBOX_PASSWORD_MIN, MAX_ALLOWED_ORIGINS, PASSWORD_MIN, checkSiteUrl, normalizeOrigin } from '../../../shared/rules';
 
 export const EXAMPLE_DOMAIN = 'example.com';
 const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,}$/;
@@ -28,7 +30,7 @@ export function validateMailboxUsername(value: string, existing: string[] = [], 
 
 /** Mailbox password rules, checked in order. */
 export function validateMailboxPassword(value: string): string | null {
-  if (value.length < 8) return 'Password must be at least 8 characters';
+  if (value.length < MAILBOX_PASSWORD_MIN) return `Password must be at least ${MAILBOX_PASSWORD_MIN} characters`;
   if (!/[A-Z]/.test(value)) return 'Must contain one uppercase letter';
   if (!/[a-z]/.test(value)) return 'Must contain one lowercase letter';
   if (!/[0-9]/.test(value)) return 'Must contain one number';
@@ -44,26 +46,16 @@ export function normalizeSubdomain(value: string): string {
 // ---------------------------------------------------------------- end-user auth settings
 
 export const EXAMPLE_ORIGIN = 'https://app.example.com';
-export const MAX_ALLOWED_ORIGINS = 50;
-export const END_USER_PASSWORD_MIN = 8;
+export { MAX_ALLOWED_ORIGINS };
+export const END_USER_PASSWORD_MIN = PASSWORD_MIN;
 
 /**
  * One allowed CORS origin as the server accepts it: http(s), a host and an optional port, no
  * path, query, credentials or wildcard. Returns the normalized origin, or an error message.
  */
 export function checkOrigin(value: string): { origin: string } | { error: string } {
-  const raw = value.trim().replace(/\/$/, '');
-  const bad = { error: `"${value.trim()}" is not an origin like ${EXAMPLE_ORIGIN}` };
-  if (!raw || raw.includes('*')) return bad;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return bad;
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password) return bad;
-  if (url.origin.toLowerCase() !== raw.toLowerCase()) return bad;
-  return { origin: url.origin };
+  const origin = normalizeOrigin(value);
+  return origin === undefined ? { error: `"${value.trim()}" is not an origin like ${EXAMPLE_ORIGIN}` } : { origin };
 }
 
 /** The origins textarea (one per line, blank lines ignored) → the list, or the first error. */
@@ -82,18 +74,10 @@ export function parseOrigins(text: string): { origins: string[]; error: null } |
 
 /** The site URL for end-user mail links: empty (the hosted pages), or an http(s) URL without query or fragment. */
 export function validateSiteUrl(value: string): string | null {
-  const v = value.trim();
-  if (!v) return null;
-  let url: URL;
-  try {
-    url = new URL(v);
-  } catch {
-    return `Enter a URL like ${EXAMPLE_ORIGIN}`;
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password) {
-    return 'Enter an http(s) URL without query, fragment or credentials';
-  }
-  return null;
+  const checked = checkSiteUrl(value);
+  if ('url' in checked) return null;
+  if (checked.problem === 'not-a-url') return `Enter a URL like ${EXAMPLE_ORIGIN}`;
+  return 'Enter an http(s) URL without query, fragment or credentials';
 }
 
 /** New end-user password and its confirmation. */

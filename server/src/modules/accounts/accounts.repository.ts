@@ -30,16 +30,16 @@ export class AccountsRepository {
     return row;
   }
 
-  async update(id: string, values: Partial<Omit<AccountRow, 'id' | 'createdAt'>>): Promise<AccountRow | undefined> {
-    const [row] = await this.db.update(accounts).set({ ...values, updatedAt: new Date() }).where(eq(accounts.id, id)).returning();
+  async update(id: string, values: Partial<Omit<AccountRow, 'id' | 'createdAt' | 'updatedAt'>>, now: Date): Promise<AccountRow | undefined> {
+    const [row] = await this.db.update(accounts).set({ ...values, updatedAt: now }).where(eq(accounts.id, id)).returning();
     return row;
   }
 
   /** Sets a new password and revokes every earlier token in one statement. */
-  async setPassword(id: string, passwordHash: string): Promise<AccountRow | undefined> {
+  async setPassword(id: string, passwordHash: string, now: Date): Promise<AccountRow | undefined> {
     const [row] = await this.db
       .update(accounts)
-      .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+      .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: now })
       .where(eq(accounts.id, id))
       .returning();
     return row;

@@ -4,7 +4,8 @@ import type { Clock } from '../../lib/clock';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
-import { Errors, AppError } from '../../http/errors';
+import { Errors } from '../../http/errors';
+import { WINDOW_LIMITS } from '../../lib/limits';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import {
   DEVICE_TTL_MS,
@@ -55,7 +56,6 @@ export const MFA_TEXT = {
 const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
-const MFA_FAILURES = { max: 5, windowSeconds: 5 * 60 };
 const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 const REMEMBERED_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -69,7 +69,7 @@ export class AccountsService {
   }
 
   async register(input: { name: string; email: string; password: string }, ip: string): Promise<{ token: string; deviceToken: string }> {
-    await this.d.rateLimiter.hit({ key: `register:ip:${ip}`, max: 20, windowSeconds: 3600 });
+    await this.d.rateLimiter.hit({ key: `register:ip:${ip}`, ...WINDOW_LIMITS.registerPerAddress });
     const name = input.name.trim();
     if (!name) throw Errors.validation('body/name must not be empty');
     const email = input.email.trim();
@@ -148,9 +148,9 @@ export class AccountsService {
     input: { email: string; code: string; mfaToken?: string; deviceToken?: string },
     ip: string,
   ): Promise<{ token: string; deviceToken: string }> {
-    await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, max: 30, windowSeconds: 5 * 60 });
+    await this.d.rateLimiter.hit({ key: `mfa:ip:${ip}`, ...WINDOW_LIMITS.mfaPerAddress });
     const account = await this.d.repo.findByEmail(normalizeEmail(input.email));
-    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw new AppError(401, 'MFA_FAILED', MFA_TEXT.notFound);
+    if (!account || !account.mfaEnabled || !account.mfaSecretEnc) throw Errors.mfaFailed(MFA_TEXT.notFound);
     const now = this.d.clock.now();
     const challenge = await this.d.repo.claimChallengeAttempt(
       account.id,
@@ -158,7 +158,7 @@ export class AccountsService {
       now,
       MFA_CHALLENGE_ATTEMPTS,
     );
-    if (!challenge) throw new AppError(401, 'MFA_FAILED', MFA_TEXT.noChallenge);
+    if (!challenge) throw Errors.mfaFailed(MFA_TEXT.noChallenge);
     let ticket;
     try {
       ticket = await this.d.rateLimiter.attempt([{ key: `mfa:account-address:${account.id}:${ip}`, ...MFA_FAILURE_POLICY }]);
@@ -168,7 +168,7 @@ export class AccountsService {
     }
     if (!(await this.acceptSecondFactor(account, input.code))) {
       if (challenge.attempts >= MFA_CHALLENGE_ATTEMPTS) await this.d.repo.closeToken(challenge.id, now);
-      throw new AppError(401, 'MFA_FAILED', MFA_TEXT.notFound);
+      throw Errors.mfaFailed(MFA_TEXT.notFound);
     }
     await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
@@ -194,11 +194,11 @@ export class AccountsService {
     if (action === 'enroll') {
       if (account.mfaEnabled) throw Errors.conflict('Two-factor authentication is already enabled');
       const secret = newTotpSecret();
-      await this.d.repo.update(account.id, { mfaPendingSecretEnc: this.d.secrets.seal(secret) });
+      await this.d.repo.update(account.id, { mfaPendingSecretEnc: this.d.secrets.seal(secret) }, this.d.clock.now());
       return { message: 'Scan the code with your authenticator app, then confirm with a code', mfa_enabled: false, secret, otpauth_url: totpUri(secret, account.email) };
     }
     if (!input.mfa_code) throw Errors.validation("body must have required property 'mfa_code'");
-    const limit = { key: `mfa-toggle:account:${account.id}`, ...MFA_FAILURES };
+    const limit = { key: `mfa-toggle:account:${account.id}`, ...WINDOW_LIMITS.mfaToggleFailuresPerAccount };
     await this.d.rateLimiter.check(limit);
     if (action === 'enable') {
       if (account.mfaEnabled) throw Errors.conflict('Two-factor authentication is already enabled');
@@ -209,7 +209,7 @@ export class AccountsService {
       }
       const codes = newRecoveryCodes();
       await this.d.repo.replaceRecoveryCodes(account.id, codes.map((c) => sha256(normalizeRecoveryCode(c))));
-      await this.d.repo.update(account.id, { mfaEnabled: true, mfaSecretEnc: account.mfaPendingSecretEnc, mfaPendingSecretEnc: null });
+      await this.d.repo.update(account.id, { mfaEnabled: true, mfaSecretEnc: account.mfaPendingSecretEnc, mfaPendingSecretEnc: null }, this.d.clock.now());
       return { message: 'Two-factor authentication enabled', mfa_enabled: true, recovery_codes: codes };
     }
     if (!account.mfaEnabled) throw Errors.conflict('Two-factor authentication is not enabled');
@@ -217,7 +217,7 @@ export class AccountsService {
       await this.d.rateLimiter.fail(limit);
       throw Errors.badRequest(MFA_TEXT.invalidCode);
     }
-    await this.d.repo.update(account.id, { mfaEnabled: false, mfaSecretEnc: null, mfaPendingSecretEnc: null, mfaLastStep: null });
+    await this.d.repo.update(account.id, { mfaEnabled: false, mfaSecretEnc: null, mfaPendingSecretEnc: null, mfaLastStep: null }, this.d.clock.now());
     await this.d.repo.replaceRecoveryCodes(account.id, []);
     return { message: 'Two-factor authentication disabled', mfa_enabled: false };
   }
@@ -251,7 +251,7 @@ export class AccountsService {
     checkPassword(password, 'password', { email: holder.email, name: holder.name });
     const accountId = await this.d.repo.consumeToken('password_reset', sha256(token), now);
     if (!accountId) throw Errors.badRequest('This reset link is invalid or has expired');
-    await this.d.repo.setPassword(accountId, await this.d.passwords.hash(password));
+    await this.d.repo.setPassword(accountId, await this.d.passwords.hash(password), this.d.clock.now());
     await this.d.repo.closeTokens(accountId, 'password_reset', now);
     await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
     // The owner proved the mailbox: others' failures against the account no longer count.
@@ -259,20 +259,20 @@ export class AccountsService {
   }
 
   async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
-    const limit = { key: `change-pass:account:${account.id}`, max: 5, windowSeconds: 15 * 60 };
+    const limit = { key: `change-pass:account:${account.id}`, ...WINDOW_LIMITS.changePasswordFailuresPerAccount };
     await this.d.rateLimiter.check(limit);
     if (!(await this.d.passwords.verify(current, account.passwordHash))) {
       await this.d.rateLimiter.fail(limit);
-      throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
+      throw Errors.invalidCredentials('Current password is incorrect');
     }
     checkPassword(next, 'new_password', { email: account.email, name: account.name });
-    const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next));
+    const updated = await this.d.repo.setPassword(account.id, await this.d.passwords.hash(next), this.d.clock.now());
     return this.issue(updated!);
   }
 
   async sendVerification(account: AccountRow): Promise<'sent' | 'already'> {
     if (account.emailVerifiedAt) return 'already';
-    await this.d.rateLimiter.hit({ key: `verify-mail:account:${account.id}`, max: 5, windowSeconds: 3600 });
+    await this.d.rateLimiter.hit({ key: `verify-mail:account:${account.id}`, ...WINDOW_LIMITS.verifyMailPerAccount });
     const token = randomToken();
     await this.d.repo.createToken(account.id, 'email_verify', sha256(token), new Date(this.d.clock.now().getTime() + VERIFY_TTL_MS));
     const link = `${this.d.publicUrl}/api/verify/${token}`;
@@ -288,14 +288,14 @@ export class AccountsService {
     const now = this.d.clock.now();
     const accountId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     if (!accountId) return false;
-    await this.d.repo.update(accountId, { emailVerifiedAt: now });
+    await this.d.repo.update(accountId, { emailVerifiedAt: now }, now);
     return true;
   }
 
   async updateName(account: AccountRow, name: string): Promise<AccountRow> {
     const trimmed = name.trim();
     if (!trimmed) throw Errors.validation('body/name must not be empty');
-    return (await this.d.repo.update(account.id, { name: trimmed }))!;
+    return (await this.d.repo.update(account.id, { name: trimmed }, this.d.clock.now()))!;
   }
 
   async findById(id: string): Promise<AccountRow | undefined> {

@@ -40,11 +40,11 @@ export class AuthUsersRepository {
     return row ?? { allowedOrigins: [], siteUrl: null, blockCommonPasswords: true };
   }
 
-  async saveSettings(projectId: string, values: Partial<AuthSettings>): Promise<AuthSettings> {
+  async saveSettings(projectId: string, values: Partial<AuthSettings>, now: Date): Promise<AuthSettings> {
     const [row] = await this.db
       .insert(authSettings)
       .values({ projectId, ...values })
-      .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: new Date() } })
+      .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
       .returning(settingsColumns);
     return row;
   }

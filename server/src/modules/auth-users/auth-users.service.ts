@@ -5,9 +5,11 @@ import crypto from 'node:crypto';
 import type { Clock } from '../../lib/clock';
 import type { Mailer } from '../../lib/mailer';
 import type { Limit, RateLimiter } from '../../lib/rate-limit';
+import { WINDOW_LIMITS } from '../../lib/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import * as sharedRules from '../../../../shared/rules';
 import { DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../../lib/sign-in-guard';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
@@ -19,15 +21,12 @@ const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/**
- * Fixed-window limits, all keyed by project too: one project's traffic never throttles another's
- * users. Failed sign-ins and reset requests are counted by lib/sign-in-guard (growing waits).
- */
+/** Fixed-window limits (lib/limits.ts) by the name their keys carry. */
 export const LIMITS = {
-  signUpPerIp: { max: 30, windowSeconds: 5 * 60 },
-  resetPerIp: { max: 20, windowSeconds: 15 * 60 },
-  verifyMailPerUser: { max: 5, windowSeconds: 60 * 60 },
-  consoleResetPerUser: { max: 5, windowSeconds: 60 * 60 },
+  signUpPerIp: WINDOW_LIMITS.endUserSignUpPerAddress,
+  resetPerIp: WINDOW_LIMITS.endUserResetPerAddress,
+  verifyMailPerUser: WINDOW_LIMITS.endUserVerifyMailPerUser,
+  consoleResetPerUser: WINDOW_LIMITS.endUserConsoleResetPerUser,
 } as const;
 
 export interface AuthUsersServiceDeps {
@@ -114,7 +113,7 @@ export class AuthUsersService {
     if (input.site_url !== undefined) update.siteUrl = normalizeSiteUrl(input.site_url);
     if (input.block_common_passwords !== undefined) update.blockCommonPasswords = input.block_common_passwords;
     if (update.allowedOrigins) update.allowedOrigins = [...new Set(update.allowedOrigins)];
-    const s = Object.keys(update).length ? await this.d.repo.saveSettings(project.id, update) : await this.d.repo.settings(project.id);
+    const s = Object.keys(update).length ? await this.d.repo.saveSettings(project.id, update, this.now()) : await this.d.repo.settings(project.id);
     return { allowed_origins: s.allowedOrigins, site_url: s.siteUrl, block_common_passwords: s.blockCommonPasswords };
   }
 
@@ -319,34 +318,19 @@ export class AuthUsersService {
   }
 }
 
-/** "https://app.example.com" exactly: http(s), a host, an optional port, no path, query or user. */
+/** "https://app.example.com" exactly: the shared rule (shared/rules.ts), answered as a 400 naming the field. */
 export function normalizeOrigin(input: string, index = 0): string {
-  const field = `body/allowed_origins/${index}`;
-  const raw = input.trim().replace(/\/$/, '');
-  if (raw.includes('*')) throw Errors.validation(`${field}: wildcards are not allowed; list exact origins like https://app.example.com`);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw Errors.validation(`${field} must be an origin like https://app.example.com`);
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password || url.origin.toLowerCase() !== raw.toLowerCase())
-    throw Errors.validation(`${field} must be an origin like https://app.example.com (scheme, host and optional port; no path)`);
-  return url.origin;
+  const origin = sharedRules.normalizeOrigin(input);
+  if (origin === undefined) throw Errors.validation(`body/allowed_origins/${index} must be an origin like https://app.example.com (scheme, host and optional port; no path)`);
+  return origin;
 }
 
 /** An http(s) base URL without query or fragment, stored without a trailing slash; '' or null clears it. */
 export function normalizeSiteUrl(input: string | null): string | null {
-  if (input === null || input.trim() === '') return null;
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw Errors.validation('body/site_url must be a URL like https://app.example.com');
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password)
-    throw Errors.validation('body/site_url must be an http(s) URL without query, fragment or credentials');
-  return url.toString().replace(/\/+$/, '');
+  const checked = sharedRules.checkSiteUrl(input);
+  if ('url' in checked) return checked.url;
+  if (checked.problem === 'not-a-url') throw Errors.validation('body/site_url must be a URL like https://app.example.com');
+  throw Errors.validation('body/site_url must be an http(s) URL without query, fragment or credentials');
 }
 
 export function endUserView(u: EndUserRow) {

@@ -3,12 +3,13 @@ import fp from 'fastify-plugin';
 import type { HandlerMap } from '../../http/types';
 import type { Deps } from '../../deps';
 import { Errors } from '../../http/errors';
+import { WINDOW_LIMITS } from '../../lib/limits';
 import { contactMessages } from './contact.tables';
 
 export function createContactHandlers(deps: Deps): HandlerMap {
   return {
     submitContactMessage: async (req) => {
-      await deps.rateLimiter.hit({ key: `contact:ip:${req.ip}`, max: 5, windowSeconds: 3600 });
+      await deps.rateLimiter.hit({ key: `contact:ip:${req.ip}`, ...WINDOW_LIMITS.contactPerAddress });
       const name = req.body.name.trim();
       const message = req.body.message.trim();
       if (!name) throw Errors.validation('body/name must not be empty');

@@ -124,6 +124,7 @@ export class SiteGroup {
       memoryBytes = Number(await fsp.readFile(path.join(d.memory, this.name, 'memory.usage_in_bytes'), 'utf8'));
       usageNs = Number(await fsp.readFile(path.join(d.cpuacct, this.name, 'cpuacct.usage'), 'utf8'));
     }
+    // Wall time between two CPU samples (operational), not the injected business clock.
     const now = Date.now();
     const prev = this.lastCpu;
     this.lastCpu = { usageNs, at: now };

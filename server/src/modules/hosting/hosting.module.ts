@@ -55,7 +55,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
           nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
         })
       : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress }));
-  const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000);
+  const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds });
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
   gateway.register(app);

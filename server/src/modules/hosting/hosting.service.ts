@@ -51,13 +51,13 @@ export class HostingService {
    */
   cachedLiveSite(subdomain: string): { site: LiveSite | undefined } | undefined {
     const hit = this.live.get(subdomain);
-    return hit && Date.now() - hit.at < (this.d.liveCacheMs ?? 2000) ? hit : undefined;
+    return hit && this.d.clock.now().getTime() - hit.at < (this.d.liveCacheMs ?? 2000) ? hit : undefined;
   }
 
   /** The site for a subdomain, from a short-lived cache (the gateway asks on every request). */
   async liveSite(subdomain: string): Promise<LiveSite | undefined> {
     const hit = this.live.get(subdomain);
-    const now = Date.now();
+    const now = this.d.clock.now().getTime();
     if (hit && now - hit.at < (this.d.liveCacheMs ?? 2000)) return hit.site;
     const site = await this.d.repo.liveBySubdomain(subdomain);
     if (this.live.size > 10_000) this.live.clear();

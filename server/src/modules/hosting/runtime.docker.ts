@@ -135,6 +135,7 @@ export class DockerRuntime implements Runtime {
   }
 
   private async waitReady(id: string, up: TcpUpstream): Promise<void> {
+    // Operational time (a start-up deadline next to real timers), not the injected clock.
     const deadline = Date.now() + (this.o.startTimeoutMs ?? 30_000);
     while (Date.now() < deadline) {
       const ok = await new Promise<boolean>((resolve) => {

@@ -16,6 +16,7 @@ import type { RuntimeKind } from './site-layout';
 import type { SiteUidOf } from './site-identities';
 import { SiteNetwork, type Egress } from './site-network';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
+import { DEFAULT_SITE_LIMITS } from '../../lib/limits';
 
 export interface ProcessRuntimeOptions {
   log: FastifyBaseLogger;
@@ -33,7 +34,7 @@ export interface ProcessRuntimeOptions {
   support?: SandboxSupport;
 }
 
-export const DEFAULT_LIMITS: Limits = { memoryBytes: 512 * 1024 * 1024, maxProcesses: 128, cpus: 1 };
+export const DEFAULT_LIMITS: Limits = { ...DEFAULT_SITE_LIMITS };
 const LOG_TAIL = 64 * 1024;
 /** One number per runtime in this process: two apps in one process (tests) never share a folder. */
 let instances = 0;
@@ -242,6 +243,7 @@ export class ProcessRuntime implements Runtime {
     const cause = await this.cause(proc, code, signal);
     proc.lastExit = cause;
     // Back-off doubles per crash (0.5 s .. 30 s) and resets after a minute of healthy running.
+    // Process supervision runs on real timers, so it reads real time (not the injected clock).
     if (Date.now() - proc.startedAt > 60_000) proc.restarts = 0;
     const delay = Math.min(30_000, 500 * 2 ** proc.restarts++);
     this.appendLog(proc.spec.deploymentId, `[hostbase] ${cause}; restarting in ${delay / 1000} s\n`);
@@ -267,6 +269,7 @@ export class ProcessRuntime implements Runtime {
   }
 
   private async waitReady(proc: Proc): Promise<void> {
+    // Operational time (a start-up deadline next to real timers), not the injected clock.
     const deadline = Date.now() + (this.o.startTimeoutMs ?? 15_000);
     while (Date.now() < deadline) {
       if (proc.stopping) throw new RuntimeStartError('stopped while starting', '');
@@ -283,7 +286,7 @@ export class ProcessRuntime implements Runtime {
 
   /** A crashed process comes back after its back-off; callers wait rather than start a second one. */
   private async waitRestarted(proc: Proc): Promise<Upstream> {
-    const deadline = Date.now() + 35_000;
+    const deadline = Date.now() + 35_000; // operational: waits on real timers
     while (Date.now() < deadline && !proc.stopping) {
       if (proc.status === 'running') return { socketPath: proc.socketPath };
       await new Promise((r) => setTimeout(r, 100));

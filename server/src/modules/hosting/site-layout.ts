@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { ZipRefusedError } from './zip-extract';
 
-export const PROJECT_TYPES = ['Node', 'PHP', 'React', 'Vite', 'Angular', 'Flask', 'Next.js', 'Vue', 'Astro', 'Static', 'Node.js'] as const;
-export type ProjectType = (typeof PROJECT_TYPES)[number];
+// The contract's ProjectType enum (openapi.yaml, generated into shared/generated/contract.ts).
+export { PROJECT_TYPES, type ProjectType } from '../../../../shared/rules';
 
 export type RuntimeKind = 'node' | 'php' | 'flask';
 

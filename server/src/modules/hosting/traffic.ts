@@ -2,6 +2,7 @@
 // (status, path). Counted in memory on the hot path and flushed as one upsert per table every few
 // seconds, so serving a file never waits on the database.
 import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type Clock } from '../../lib/clock';
 import type { ErrorDelta, HostingRepository, TrafficDelta } from './hosting.repository';
 
 const HOUR = 3600_000;
@@ -12,14 +13,14 @@ export class TrafficCounter {
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly repo: HostingRepository, private readonly log: FastifyBaseLogger, flushEveryMs = 5000) {
+  constructor(private readonly repo: HostingRepository, private readonly log: FastifyBaseLogger, flushEveryMs = 5000, private readonly clock: Clock = systemClock) {
     if (flushEveryMs > 0) {
       this.timer = setInterval(() => void this.flush(), flushEveryMs);
       this.timer.unref();
     }
   }
 
-  record(projectId: string, status: number, path: string, bytesIn: number, bytesOut: number, now = Date.now()): void {
+  record(projectId: string, status: number, path: string, bytesIn: number, bytesOut: number, now = this.clock.now().getTime()): void {
     const hour = Math.floor(now / HOUR) * HOUR;
     const key = `${projectId}|${hour}`;
     let t = this.traffic.get(key);

@@ -2,7 +2,7 @@
 // ranged (206 / 416), and boxed in so that a user's HTML or SVG can't act on our origin: a CSP
 // sandbox (no script, no same-origin) plus nosniff, so a browser never reinterprets the type.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, Errors } from '../../http/errors';
+import { Errors } from '../../http/errors';
 import { ObjectNotFoundError, RangeNotSatisfiableError, servedRange, type ByteRange, type ObjectStore } from './object-store';
 import type { StorageObjectRow } from './storage.tables';
 import { contentDisposition } from './file-meta';
@@ -38,7 +38,7 @@ export async function sendObject(req: FastifyRequest, reply: FastifyReply, store
     got = await store.get(row.storageKey, range);
   } catch (err) {
     if (err instanceof RangeNotSatisfiableError) {
-      throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'Requested range not satisfiable', { 'content-range': `bytes */${err.size}` });
+      throw Errors.rangeNotSatisfiable(err.size);
     }
     // A row whose bytes are gone (deleted a moment ago): the file no longer exists.
     if (err instanceof ObjectNotFoundError) throw Errors.notFound('File');
@@ -95,7 +95,7 @@ function requestedRange(req: FastifyRequest, etag: string, size: number): ByteRa
     return servedRange(range, size);
   } catch (err) {
     if (err instanceof RangeNotSatisfiableError) {
-      throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'Requested range not satisfiable', { 'content-range': `bytes */${size}` });
+      throw Errors.rangeNotSatisfiable(size);
     }
     throw err;
   }

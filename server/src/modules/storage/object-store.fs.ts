@@ -63,7 +63,7 @@ export class FsObjectStore implements ObjectStore {
   /** Creates the folders and clears temp files a crashed process left behind. */
   async init(): Promise<void> {
     await Promise.all([this.objects, this.meta, this.tmp].map((dir) => fsp.mkdir(dir, { recursive: true })));
-    const now = Date.now();
+    const now = Date.now(); // compared with file mtimes, which the filesystem stamps in real time
     for (const name of await fsp.readdir(this.tmp)) {
       const file = path.join(this.tmp, name);
       const st = await fsp.stat(file).catch(() => undefined);

@@ -15,6 +15,7 @@ export function createStorageModule(deps: Deps, projects: ProjectsService) {
     store: deps.objectStore,
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
+    clock: deps.clock,
   });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
   return { service, handlers: createStorageHandlers(service) };

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError, Errors } from '../../http/errors';
+import type { Clock } from '../../lib/clock';
 import { planLimits } from '../../lib/plans';
 import { safeEqual } from '../../lib/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
@@ -27,6 +28,7 @@ export interface StorageServiceDeps {
   maxUploadBytes: number;
   /** Where share links point: PUBLIC_URL, the bucket domain. */
   bucketDomain: string;
+  clock: Clock;
 }
 
 export const objectKey = (projectId: string, objectId: string) => `projects/${projectId}/objects/${objectId}`;
@@ -73,7 +75,7 @@ export class StorageService {
         stored = await this.putPart(key, part, remaining, quotaError);
       }
       if (!stored) throw Errors.validation("body must have required property 'file'");
-      const now = new Date();
+      const now = this.d.clock.now();
       const row = await this.d.repo.insertWithinQuota(
         project.ownerId,
         {

@@ -3,9 +3,8 @@ import fp from 'fastify-plugin';
 import type { HandlerMap } from '../../http/types';
 import type { Deps } from '../../deps';
 
-const VERSION = process.env.npm_package_version ?? '0.1.0';
-
 export function createSystemHandlers(deps: Deps): HandlerMap {
+  const VERSION = deps.config.version;
   return {
     getHealth: async (_req, reply) => {
       const started = performance.now();
