@@ -9,6 +9,7 @@ import {
 } from '../../api/generated/projects/projects';
 import type { RotateProjectKeyBodyKey } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { CopyButton } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
@@ -78,7 +79,7 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
   const [choice, setChoice] = useState<RotateProjectKeyBodyKey>('bucket');
   const [error, setError] = useState<string | null>(null);
   const [newKey, setNewKey] = useState<string | null>(null);
-  const rotate = useRotateProjectKey();
+  const rotate = useRotateProjectKey(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 

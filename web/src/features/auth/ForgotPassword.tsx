@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useForgotPassword } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -13,7 +14,7 @@ export default function ForgotPassword() {
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const forgot = useForgotPassword();
+  const forgot = useForgotPassword(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useLoginAccount } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { setMfaPending, setSession, clearMfaPending } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -15,7 +16,7 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const login = useLoginAccount();
+  const login = useLoginAccount(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useVerifyMfaCode } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { clearMfaPending, getMfaPending, setSession } from '../../lib/session';
 import { useLoopingCountdown } from '../../lib/useCountdown';
@@ -26,7 +27,7 @@ export default function Mfa() {
   const [recoveryCode, setRecoveryCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [seconds, resetCountdown] = useLoopingCountdown(MFA_COUNTDOWN_SECONDS);
-  const verify = useVerifyMfaCode();
+  const verify = useVerifyMfaCode(inlineError);
   const { email } = getMfaPending();
 
   function onSubmit(e: FormEvent) {

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useResetPassword } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -15,7 +16,7 @@ export default function ResetPassword() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const reset = useResetPassword();
+  const reset = useResetPassword(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useRegisterAccount } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { setSession } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -16,7 +17,7 @@ export default function Signup() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const register = useRegisterAccount();
+  const register = useRegisterAccount(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

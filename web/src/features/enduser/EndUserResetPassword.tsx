@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useEndUserResetPassword } from '../../api/generated/end-user-auth/end-user-auth';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { END_USER_PASSWORD_MIN, validateNewPassword } from '../../lib/validation';
@@ -22,7 +23,7 @@ export default function EndUserResetPassword() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const reset = useEndUserResetPassword();
+  const reset = useEndUserResetPassword(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { useListSites } from '../../api/generated/hosting/hosting';
+import { getListSitesQueryKey, useListSites } from '../../api/generated/hosting/hosting';
 import { useListProjects } from '../../api/generated/projects/projects';
 import type { ProjectType } from '../../api/generated/model';
 import { SelectField } from '../../components/Field';
@@ -41,7 +41,7 @@ function DeployModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     if (!file || !isZip(file)) return setError(DEPLOY_MESSAGES.needZip);
     const project = projects.data?.find((p) => p.project_id === projectId);
     const res = await deploy({ projectId, domain: project?.primary_domain, type: framework, file });
-    await queryClient.invalidateQueries({ queryKey: ['/hosting/sites'] });
+    await queryClient.invalidateQueries({ queryKey: getListSitesQueryKey() });
     if (res) {
       setFile(null);
       setProjectId('');

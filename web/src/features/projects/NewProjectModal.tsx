@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getListProjectsQueryKey, useCreateProject } from '../../api/generated/projects/projects';
-import { ApiError } from '../../api/http';
 import { Modal } from '../../components/Modal';
 import { TextArea, TextField } from '../../components/Field';
 import { useToast } from '../../components/Toast';
@@ -13,7 +12,9 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
   const [description, setDescription] = useState('');
   const [subdomain, setSubdomain] = useState('');
   const check = useSubdomainCheck(subdomain);
-  const create = useCreateProject();
+  const create = useCreateProject({
+    mutation: { meta: { errorToast: { title: 'Failed to create project', offline: 'Error while creating project' } } },
+  });
   const queryClient = useQueryClient();
   const toast = useToast();
 
@@ -46,10 +47,6 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
           } else {
             toast.error('Failed to create project', res.message);
           }
-        },
-        onError: (err) => {
-          if (err instanceof ApiError && err.status > 0) toast.error('Failed to create project', err.serverMessage);
-          else toast.error('Error while creating project');
         },
       },
     );

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getListProjectsQueryKey, useDeleteProject, useListProjects } from '../../api/generated/projects/projects';
 import type { Project } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
@@ -19,7 +20,7 @@ export default function ProjectsPage() {
   const [creating, setCreating] = useState(false);
   const [toDelete, setToDelete] = useState<Project | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const del = useDeleteProject();
+  const del = useDeleteProject(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { useDeleteObjects, useListObjects } from '../../api/generated/storage/storage';
+import { getListObjectsQueryKey, useDeleteObjects, useListObjects } from '../../api/generated/storage/storage';
 import type { StorageFile } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
+import { allOf, inlineError } from '../../api/queryClient';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
@@ -27,11 +28,11 @@ export default function StoragePage() {
   const [preview, setPreview] = useState<StorageFile | null>(null);
   const [toDelete, setToDelete] = useState<StorageFile | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const del = useDeleteObjects();
+  const del = useDeleteObjects(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [`/project/${projectId}/object-storage/files`] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: allOf(getListObjectsQueryKey(projectId)) });
 
   async function share(file: StorageFile) {
     const ok = await copyText(absoluteUrl(file.path));
