@@ -1,6 +1,8 @@
 // A confirmation in a modal. With requireText the user must type that text to confirm.
 import { useEffect, useId, useState, type ReactNode } from 'react';
+import { FormError } from './FormError';
 import { Modal } from './Modal';
+import { ModalActions } from './ModalActions';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -45,20 +47,16 @@ export function ConfirmDialog({
       size="sm"
       role="alertdialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={`${inputId}-form`}
-            className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
-            disabled={!ready || busy}
-            data-autofocus={requireText ? undefined : true}
-          >
-            {busy ? (busyLabel ?? `${confirmLabel}...`) : confirmLabel}
-          </button>
-        </>
+        <ModalActions
+          formId={`${inputId}-form`}
+          onCancel={onCancel}
+          busy={busy}
+          submitLabel={confirmLabel}
+          busyLabel={busyLabel ?? `${confirmLabel}...`}
+          submitDisabled={!ready || busy}
+          danger={danger}
+          autoFocusSubmit={!requireText}
+        />
       }
     >
       <form
@@ -85,11 +83,7 @@ export function ConfirmDialog({
             />
           </div>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
       </form>
     </Modal>
   );
