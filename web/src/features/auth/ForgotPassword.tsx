@@ -8,6 +8,8 @@ import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
 import { deviceTokenField } from './deviceToken';
+import { FormError } from '../../components/FormError';
+import { AuthNotice } from './AuthNotice';
 
 export default function ForgotPassword() {
   usePageTitle('Forgot password');
@@ -35,14 +37,7 @@ export default function ForgotPassword() {
   if (sentTo) {
     return (
       <AuthCard title="Check your email">
-        <div className="auth-done" role="status">
-          <span className="auth-done-icon">
-            <Icon name="mail" size={28} />
-          </span>
-          <p>
-            We&apos;ve sent a password reset link to <strong>{sentTo}</strong>
-          </p>
-        </div>
+        <AuthNotice icon="mail">We&apos;ve sent a password reset link to <strong>{sentTo}</strong></AuthNotice>
         <Link to="/auth/login" className="btn btn-secondary btn-block">
           <Icon name="arrowLeft" /> Back to sign in
         </Link>
@@ -53,11 +48,7 @@ export default function ForgotPassword() {
   return (
     <AuthCard title="Reset your password" subtitle="Enter your email and we will send you a reset link.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <button type="submit" className="btn btn-primary btn-block" disabled={forgot.isPending}>
           {forgot.isPending ? 'Sending...' : 'Send reset link'}

@@ -8,6 +8,7 @@ import { setMfaPending, setSession, clearMfaPending } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
 import { deviceTokenField, keepDeviceToken } from './deviceToken';
+import { FormError } from '../../components/FormError';
 
 export default function Login() {
   usePageTitle('Sign in');
@@ -46,11 +47,7 @@ export default function Login() {
   return (
     <AuthCard title="Sign in to Hostbase" subtitle="Welcome back. Enter your details to continue.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <TextField
           label="Password"

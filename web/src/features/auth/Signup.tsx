@@ -9,6 +9,7 @@ import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
 import { keepDeviceToken } from './deviceToken';
 import { PasswordStrength } from './PasswordStrength';
+import { FormError } from '../../components/FormError';
 
 export default function Signup() {
   usePageTitle('Create account');
@@ -41,11 +42,7 @@ export default function Signup() {
   return (
     <AuthCard title="Create your account" subtitle="Start building with Hostbase in minutes.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <TextField label="Full name" name="name" autoComplete="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <TextField
