@@ -88,3 +88,22 @@ export function ConfirmDialog({
     </Modal>
   );
 }
+
+/**
+ * The state behind a ConfirmDialog about one item: which item awaits confirmation (null: closed)
+ * and the error of the last attempt, cleared whenever the dialog opens.
+ */
+export function useConfirmTarget<T>() {
+  const [target, setTarget] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return {
+    target,
+    error,
+    setError,
+    open: (item: T) => {
+      setError(null);
+      setTarget(item);
+    },
+    close: () => setTarget(null),
+  };
+}

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useListSmtpAccounts, useRemoveSmtpAccount } from '../../api/generated/smtp/smtp';
 import type { EmailAccount } from '../../api/generated/model';
 import { inlineError } from '../../api/queryClient';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { Empty, QueryView } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { AddMailboxForm } from './AddMailboxForm';
@@ -14,25 +14,25 @@ import { MAIL_MESSAGES, mailboxesKey, mailboxFailure } from './mail';
 export function MailboxList({ projectId, domain }: { projectId: string; domain: string }) {
   const accounts = useListSmtpAccounts(projectId, { domain });
   const [editing, setEditing] = useState<string | null>(null);
-  const [toRemove, setToRemove] = useState<EmailAccount | null>(null);
-  const [removeError, setRemoveError] = useState<string | null>(null);
+  const toRemove = useConfirmTarget<EmailAccount>();
   const remove = useRemoveSmtpAccount(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
   const refresh = () => queryClient.invalidateQueries({ queryKey: mailboxesKey(projectId) });
 
   function confirmRemove() {
-    if (!toRemove) return;
-    setRemoveError(null);
+    const account = toRemove.target;
+    if (!account) return;
+    toRemove.setError(null);
     remove.mutate(
-      { projectId, data: { email: toRemove.email } },
+      { projectId, data: { email: account.email } },
       {
         onSuccess: async () => {
-          toast.success('Mailbox removed', toRemove.email);
-          setToRemove(null);
+          toast.success('Mailbox removed', account.email);
+          toRemove.close();
           await refresh();
         },
-        onError: (err) => setRemoveError(mailboxFailure(MAIL_MESSAGES.deleteAccount, err)),
+        onError: (err) => toRemove.setError(mailboxFailure(MAIL_MESSAGES.deleteAccount, err)),
       },
     );
   }
@@ -57,10 +57,7 @@ export function MailboxList({ projectId, domain }: { projectId: string; domain: 
                 editing={editing === a.email}
                 onEdit={() => setEditing(a.email)}
                 onDone={() => setEditing(null)}
-                onRemove={() => {
-                  setRemoveError(null);
-                  setToRemove(a);
-                }}
+                onRemove={() => toRemove.open(a)}
               />
             ))}
           </ul>
@@ -70,20 +67,20 @@ export function MailboxList({ projectId, domain }: { projectId: string; domain: 
       <AddMailboxForm projectId={projectId} domain={domain} existing={accounts.data?.map((a) => a.email) ?? []} onAdded={refresh} />
 
       <ConfirmDialog
-        open={!!toRemove}
+        open={!!toRemove.target}
         title="Remove mailbox"
         danger
         confirmLabel="Remove"
         busyLabel="Removing..."
         busy={remove.isPending}
-        error={removeError}
+        error={toRemove.error}
         message={
           <p>
-            Remove <strong>{toRemove?.email}</strong> and all of its mail? This cannot be undone.
+            Remove <strong>{toRemove.target?.email}</strong> and all of its mail? This cannot be undone.
           </p>
         }
         onConfirm={confirmRemove}
-        onCancel={() => setToRemove(null)}
+        onCancel={toRemove.close}
       />
     </section>
   );

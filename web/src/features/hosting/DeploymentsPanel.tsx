@@ -5,7 +5,7 @@ import type { listDeployments } from '../../api/generated/hosting/hosting';
 import type { Deployment } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { Empty, QueryView, type QueryLike } from '../../components/States';
 import { Pill } from '../../components/StatusBadge';
@@ -16,25 +16,25 @@ import { deploymentTone } from './siteStatus';
 
 /** The project's deployments: their logs, and rolling back to an earlier one. */
 export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: { projectId: string; domain: string; deployments: QueryLike<Awaited<ReturnType<typeof listDeployments>>>; onDeploy: () => void }) {
-  const [toActivate, setToActivate] = useState<Deployment | null>(null);
-  const [activateError, setActivateError] = useState<string | null>(null);
+  const toActivate = useConfirmTarget<Deployment>();
   const [logsFor, setLogsFor] = useState<Deployment | null>(null);
   const activate = useActivateDeployment(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 
   function confirmActivate() {
-    if (!toActivate) return;
-    setActivateError(null);
+    const deployment = toActivate.target;
+    if (!deployment) return;
+    toActivate.setError(null);
     activate.mutate(
-      { projectId, deploymentId: toActivate.id },
+      { projectId, deploymentId: deployment.id },
       {
         onSuccess: async () => {
-          toast.success('Deployment is live', formatDate(toActivate.created_at));
-          setToActivate(null);
+          toast.success('Deployment is live', formatDate(deployment.created_at));
+          toActivate.close();
           await queryClient.invalidateQueries({ queryKey: getListDeploymentsQueryKey(projectId) });
         },
-        onError: (err) => setActivateError(errorMessage(err)),
+        onError: (err) => toActivate.setError(errorMessage(err)),
       },
     );
   }
@@ -82,10 +82,7 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
                       <button
                         type="button"
                         className="btn btn-secondary btn-sm"
-                        onClick={() => {
-                          setActivateError(null);
-                          setToActivate(d);
-                        }}
+                        onClick={() => toActivate.open(d)}
                       >
                         Rollback
                       </button>
@@ -99,15 +96,15 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
       </QueryView>
       <LogsModal projectId={projectId} deployment={logsFor} onClose={() => setLogsFor(null)} />
       <ConfirmDialog
-        open={!!toActivate}
+        open={!!toActivate.target}
         title="Roll back"
         confirmLabel="Make live"
         busyLabel="Switching..."
         busy={activate.isPending}
-        error={activateError}
-        message={<p>Serve the deployment from {toActivate ? formatDate(toActivate.created_at) : ''} at {domain}?</p>}
+        error={toActivate.error}
+        message={<p>Serve the deployment from {toActivate.target ? formatDate(toActivate.target.created_at) : ''} at {domain}?</p>}
         onConfirm={confirmActivate}
-        onCancel={() => setToActivate(null)}
+        onCancel={toActivate.close}
       />
     </section>
   );

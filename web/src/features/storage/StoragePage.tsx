@@ -4,11 +4,12 @@ import { getListObjectsQueryKey, useDeleteObjects, useListObjects } from '../../
 import type { StorageFile } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
 import { allOf, inlineError } from '../../api/queryClient';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, ErrorState, Loading } from '../../components/States';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Empty, QueryView } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { absoluteUrl, fileNameFromMetadata, formatDate, formatSize, isImageType } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -26,8 +27,7 @@ export default function StoragePage() {
   const files = useListObjects(projectId, { page }, { query: { placeholderData: keepPreviousData } });
   const [uploading, setUploading] = useState(false);
   const [preview, setPreview] = useState<StorageFile | null>(null);
-  const [toDelete, setToDelete] = useState<StorageFile | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const toDelete = useConfirmTarget<StorageFile>();
   const del = useDeleteObjects(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -41,27 +41,26 @@ export default function StoragePage() {
   }
 
   function confirmDelete() {
-    if (!toDelete) return;
-    setDeleteError(null);
+    const file = toDelete.target;
+    if (!file) return;
+    toDelete.setError(null);
     del.mutate(
-      { projectId, data: { file_ids: [toDelete.object_id] } },
+      { projectId, data: { file_ids: [file.object_id] } },
       {
         onSuccess: async () => {
-          toast.success('File deleted', fileNameFromMetadata(toDelete.metadata));
-          if (preview?.object_id === toDelete.object_id) setPreview(null);
-          setToDelete(null);
+          toast.success('File deleted', fileNameFromMetadata(file.metadata));
+          if (preview?.object_id === file.object_id) setPreview(null);
+          toDelete.close();
           // Step back when the last file of a page is gone.
           if (files.data && files.data.files.length === 1 && page > 1) setPage(page - 1);
           await refresh();
         },
-        onError: (err) => setDeleteError(errorMessage(err)),
+        onError: (err) => toDelete.setError(errorMessage(err)),
       },
     );
   }
 
   const data = files.data;
-  const first = data && data.total > 0 ? (data.page - 1) * data.page_size + 1 : 0;
-  const last = data ? first + data.files.length - 1 : 0;
 
   return (
     <div className="console-page">
@@ -86,39 +85,32 @@ export default function StoragePage() {
         </div>
       ) : null}
 
-      {files.isPending ? (
-        <Loading label="Loading files..." />
-      ) : files.isError ? (
-        <ErrorState title="Could not load files" error={files.error} onRetry={() => files.refetch()} />
-      ) : data!.files.length === 0 ? (
-        <Empty
-          icon="cloud"
-          title="No files yet"
-          action={
-            <button type="button" className="btn btn-primary" onClick={() => setUploading(true)}>
-              <Icon name="upload" size={16} /> Upload files
-            </button>
-          }
-        >
-          Upload a file to store it in this project&apos;s bucket.
-        </Empty>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="table">
-              <caption className="visually-hidden">Files</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Modified</th>
-                  <th scope="col" className="col-actions">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data!.files.map((f) => {
+      <QueryView
+        query={files}
+        loading="Loading files..."
+        errorTitle="Could not load files"
+        isEmpty={(d) => d.files.length === 0}
+        empty={
+          <Empty
+            icon="cloud"
+            title="No files yet"
+            action={
+              <button type="button" className="btn btn-primary" onClick={() => setUploading(true)}>
+                <Icon name="upload" size={16} /> Upload files
+              </button>
+            }
+          >
+            Upload a file to store it in this project&apos;s bucket.
+          </Empty>
+        }
+      >
+        {(data) => {
+          const first = data.total > 0 ? (data.page - 1) * data.page_size + 1 : 0;
+          const last = first + data.files.length - 1;
+          return (
+            <div className="card table-card">
+              <DataTable caption="Files" columns={['Name', 'Size', 'Modified']} actions>
+                {data.files.map((f) => {
                   const name = fileNameFromMetadata(f.metadata);
                   return (
                     <tr key={f.object_id}>
@@ -141,10 +133,7 @@ export default function StoragePage() {
                           <button
                             type="button"
                             className="icon-btn icon-btn-danger"
-                            onClick={() => {
-                              setDeleteError(null);
-                              setToDelete(f);
-                            }}
+                            onClick={() => toDelete.open(f)}
                             aria-label={`Delete ${name}`}
                             title="Delete"
                           >
@@ -155,49 +144,42 @@ export default function StoragePage() {
                     </tr>
                   );
                 })}
-              </tbody>
-            </table>
-          </div>
-          <div className="table-foot">
-            <span className="muted">
-              Showing {first} to {last} of {data!.total} files
-            </span>
-            <div className="pager">
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || files.isFetching}>
-                <Icon name="chevronLeft" size={16} /> Previous
-              </button>
-              <span className="pager-page">Page {page}</span>
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
-                onClick={() => data!.next_page && setPage(data!.next_page)}
-                disabled={!data!.next_page || files.isFetching}
-              >
-                Next <Icon name="chevronRight" size={16} />
-              </button>
+              </DataTable>
+              <Pager
+                summary={
+                  <>
+                    Showing {first} to {last} of {data.total} files
+                  </>
+                }
+                page={<>Page {page}</>}
+                onPrevious={() => setPage((p) => Math.max(1, p - 1))}
+                onNext={() => data.next_page && setPage(data.next_page)}
+                previousDisabled={page <= 1 || files.isFetching}
+                nextDisabled={!data.next_page || files.isFetching}
+              />
             </div>
-          </div>
-        </div>
-      )}
+          );
+        }}
+      </QueryView>
 
       <UploadModal open={uploading} onClose={() => setUploading(false)} projectId={projectId} onUploaded={() => refresh()} />
       <PreviewModal file={preview} onClose={() => setPreview(null)} onShare={share} />
       <ConfirmDialog
-        open={!!toDelete}
+        open={!!toDelete.target}
         title="Delete file"
         danger
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={del.isPending}
-        error={deleteError}
+        error={toDelete.error}
         message={
           <p>
-            Delete <strong>{toDelete ? fileNameFromMetadata(toDelete.metadata) : ''}</strong>? Its share link stops working. This
+            Delete <strong>{toDelete.target ? fileNameFromMetadata(toDelete.target.metadata) : ''}</strong>? Its share link stops working. This
             cannot be undone.
           </p>
         }
         onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        onCancel={toDelete.close}
       />
     </div>
   );
