@@ -5,8 +5,7 @@ import { errorMessage } from '../../api/http';
 import { allOf, inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
-import { Modal } from '../../components/Modal';
-import { ModalActions } from '../../components/ModalActions';
+import { FormModal } from '../../components/FormModal';
 import { useToast } from '../../components/Toast';
 
 export function AddUserModal({ open, onClose, projectId }: { open: boolean; onClose: () => void; projectId: string }) {
@@ -45,25 +44,27 @@ export function AddUserModal({ open, onClose, projectId }: { open: boolean; onCl
   }
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={close}
-      busy={add.isPending}
       title="Add User"
-      footer={<ModalActions formId="add-user-form" onCancel={close} busy={add.isPending} submitLabel="Add User" busyLabel="Adding..." />}
+      formId="add-user-form"
+      formClassName="form"
+      onSubmit={onSubmit}
+      busy={add.isPending}
+      submitLabel="Add User"
+      busyLabel="Adding..."
     >
-      <form id="add-user-form" className="form" onSubmit={onSubmit}>
-        <TextField label="Email" type="email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
-        <TextField
-          label="Password"
-          type="password"
-          required
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <FormError message={error} />
-      </form>
-    </Modal>
+      <TextField label="Email" type="email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <TextField
+        label="Password"
+        type="password"
+        required
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <FormError message={error} />
+    </FormModal>
   );
 }

@@ -7,7 +7,6 @@ import {
   useResetAuthUserPassword,
 } from '../../api/generated/auth-users/auth-users';
 import type { AuthUser } from '../../api/generated/model';
-import { errorMessage } from '../../api/http';
 import { allOf, inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
@@ -35,39 +34,25 @@ export default function AuthUsersPage() {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: allOf(getListAuthUsersQueryKey(projectId)) });
 
-  function confirmDelete() {
-    const user = toDelete.target;
-    if (!user) return;
-    toDelete.setError(null);
-    del.mutate(
-      { projectId, data: { user_id: user.user_id, email: user.email } },
-      {
-        onSuccess: async () => {
+  const confirmDelete = () =>
+    toDelete.confirm((user) =>
+      del.mutate(
+        { projectId, data: { user_id: user.user_id, email: user.email } },
+        toDelete.settle(async () => {
           toast.success('User deleted', user.email);
-          toDelete.close();
           if (users.data && users.data.users.length === 1 && page > 1) setPage(page - 1);
           await refresh();
-        },
-        onError: (err) => toDelete.setError(errorMessage(err)),
-      },
+        }),
+      ),
     );
-  }
 
-  function confirmReset() {
-    const user = toReset.target;
-    if (!user) return;
-    toReset.setError(null);
-    reset.mutate(
-      { projectId, data: { user_id: user.user_id, email: user.email } },
-      {
-        onSuccess: () => {
-          toast.success('Password reset email sent', user.email);
-          toReset.close();
-        },
-        onError: (err) => toReset.setError(errorMessage(err)),
-      },
+  const confirmReset = () =>
+    toReset.confirm((user) =>
+      reset.mutate(
+        { projectId, data: { user_id: user.user_id, email: user.email } },
+        toReset.settle(() => toast.success('Password reset email sent', user.email)),
+      ),
     );
-  }
 
   return (
     <div className="console-page">

@@ -2,7 +2,7 @@ import type { listAuthUsers } from '../../api/generated/auth-users/auth-users';
 import type { AuthUser } from '../../api/generated/model';
 import { CopyButton } from '../../components/CopyButton';
 import { DataTable, Pager } from '../../components/DataTable';
-import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { formatDate } from '../../lib/format';
 
 export const USERS_PAGE_SIZE = 100;
@@ -54,12 +54,8 @@ export function UsersTable({
             <td data-label="Created At">{formatDate(u.created_at)}</td>
             <td className="col-actions">
               <div className="row-actions">
-                <button type="button" className="icon-btn" aria-label={`Reset password of ${u.email}`} title="Reset password" onClick={() => onReset(u)}>
-                  <Icon name="lock" size={16} />
-                </button>
-                <button type="button" className="icon-btn icon-btn-danger" aria-label={`Delete ${u.email}`} title="Delete user" onClick={() => onDelete(u)}>
-                  <Icon name="trash" size={16} />
-                </button>
+                <IconButton icon="lock" label={`Reset password of ${u.email}`} title="Reset password" onClick={() => onReset(u)} />
+                <IconButton icon="trash" danger label={`Delete ${u.email}`} title="Delete user" onClick={() => onDelete(u)} />
               </div>
             </td>
           </tr>

@@ -20,22 +20,19 @@ export function MailboxList({ projectId, domain }: { projectId: string; domain: 
   const toast = useToast();
   const refresh = () => queryClient.invalidateQueries({ queryKey: mailboxesKey(projectId) });
 
-  function confirmRemove() {
-    const account = toRemove.target;
-    if (!account) return;
-    toRemove.setError(null);
-    remove.mutate(
-      { projectId, data: { email: account.email } },
-      {
-        onSuccess: async () => {
-          toast.success('Mailbox removed', account.email);
-          toRemove.close();
-          await refresh();
-        },
-        onError: (err) => toRemove.setError(mailboxFailure(MAIL_MESSAGES.deleteAccount, err)),
-      },
+  const confirmRemove = () =>
+    toRemove.confirm((account) =>
+      remove.mutate(
+        { projectId, data: { email: account.email } },
+        toRemove.settle(
+          async () => {
+            toast.success('Mailbox removed', account.email);
+            await refresh();
+          },
+          (err) => mailboxFailure(MAIL_MESSAGES.deleteAccount, err),
+        ),
+      ),
     );
-  }
 
   return (
     <section className="card panel" aria-labelledby="mailboxes-title">

@@ -4,7 +4,7 @@ import { getListSitesQueryKey } from '../../api/generated/hosting/hosting';
 import { useListProjects } from '../../api/generated/projects/projects';
 import type { ProjectType } from '../../api/generated/model';
 import { SelectField } from '../../components/Field';
-import { DEPLOY_MESSAGES, isZip, useZipDeploy } from './useZipDeploy';
+import { DEPLOY_MESSAGES, isZip, useZipDeployForm } from './useZipDeploy';
 import { ZipDeployModal } from './ZipDeployModal';
 
 export const FRAMEWORKS: ProjectType[] = ['React', 'Next.js', 'Vue', 'Astro', 'Static', 'PHP', 'Node.js'];
@@ -14,17 +14,9 @@ export function DeployModal({ open, onClose }: { open: boolean; onClose: () => v
   const projects = useListProjects({ query: { enabled: open } });
   const [projectId, setProjectId] = useState('');
   const [framework, setFramework] = useState<ProjectType>('React');
-  const [file, setFile] = useState<File | null>(null);
-  const { deploy, progress, busy, error, setError } = useZipDeploy();
+  const form = useZipDeployForm(onClose, () => setProjectId(''));
+  const { deploy, busy, file, setError } = form;
   const queryClient = useQueryClient();
-
-  function close() {
-    if (busy) return;
-    setProjectId('');
-    setFile(null);
-    setError(null);
-    onClose();
-  }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -33,11 +25,7 @@ export function DeployModal({ open, onClose }: { open: boolean; onClose: () => v
     const project = projects.data?.find((p) => p.project_id === projectId);
     const res = await deploy({ projectId, domain: project?.primary_domain, type: framework, file });
     await queryClient.invalidateQueries({ queryKey: getListSitesQueryKey() });
-    if (res) {
-      setFile(null);
-      setProjectId('');
-      onClose();
-    }
+    if (res) form.finish();
   }
 
   return (
@@ -45,13 +33,7 @@ export function DeployModal({ open, onClose }: { open: boolean; onClose: () => v
       open={open}
       title="Deploy New Site"
       formId="deploy-form"
-      busy={busy}
-      progress={progress}
-      error={error}
-      setError={setError}
-      file={file}
-      setFile={setFile}
-      onClose={close}
+      form={form}
       onSubmit={onSubmit}
     >
       <SelectField

@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getListDeploymentsQueryKey, useActivateDeployment } from '../../api/generated/hosting/hosting';
 import type { listDeployments } from '../../api/generated/hosting/hosting';
 import type { Deployment } from '../../api/generated/model';
-import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
@@ -22,22 +21,16 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
   const queryClient = useQueryClient();
   const toast = useToast();
 
-  function confirmActivate() {
-    const deployment = toActivate.target;
-    if (!deployment) return;
-    toActivate.setError(null);
-    activate.mutate(
-      { projectId, deploymentId: deployment.id },
-      {
-        onSuccess: async () => {
+  const confirmActivate = () =>
+    toActivate.confirm((deployment) =>
+      activate.mutate(
+        { projectId, deploymentId: deployment.id },
+        toActivate.settle(async () => {
           toast.success('Deployment is live', formatDate(deployment.created_at));
-          toActivate.close();
           await queryClient.invalidateQueries({ queryKey: getListDeploymentsQueryKey(projectId) });
-        },
-        onError: (err) => toActivate.setError(errorMessage(err)),
-      },
+        }),
+      ),
     );
-  }
 
   return (
     <section className="card panel" aria-labelledby="deploys-title">

@@ -3,23 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getListDeploymentsQueryKey, getListSitesQueryKey } from '../../api/generated/hosting/hosting';
 import type { ProjectType } from '../../api/generated/model';
 import { PROJECT_TYPES } from './siteStatus';
-import { DEPLOY_MESSAGES, isZip, useZipDeploy } from './useZipDeploy';
+import { DEPLOY_MESSAGES, isZip, useZipDeployForm } from './useZipDeploy';
 import { ZipDeployModal } from './ZipDeployModal';
 
 /** Deploys a new archive of this project's site ("Manage" on the project's hosting page). */
 export function ManageModal({ open, onClose, projectId, domain }: { open: boolean; onClose: () => void; projectId: string; domain: string }) {
   const [type, setType] = useState<ProjectType | ''>('');
-  const [file, setFile] = useState<File | null>(null);
-  const { deploy, progress, busy, error, setError } = useZipDeploy();
+  const form = useZipDeployForm(onClose, () => setType(''));
+  const { deploy, busy, file, setError } = form;
   const queryClient = useQueryClient();
-
-  function close() {
-    if (busy) return;
-    setType('');
-    setFile(null);
-    setError(null);
-    onClose();
-  }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -29,9 +21,7 @@ export function ManageModal({ open, onClose, projectId, domain }: { open: boolea
     await queryClient.invalidateQueries({ queryKey: getListDeploymentsQueryKey(projectId) });
     if (res) {
       await queryClient.invalidateQueries({ queryKey: getListSitesQueryKey() });
-      setType('');
-      setFile(null);
-      onClose();
+      form.finish();
     }
   }
 
@@ -40,13 +30,7 @@ export function ManageModal({ open, onClose, projectId, domain }: { open: boolea
       open={open}
       title="Add New Project"
       formId="manage-form"
-      busy={busy}
-      progress={progress}
-      error={error}
-      setError={setError}
-      file={file}
-      setFile={setFile}
-      onClose={close}
+      form={form}
       onSubmit={onSubmit}
     >
       <fieldset className="type-grid">

@@ -62,3 +62,28 @@ export function useZipDeploy() {
 
   return { deploy, progress, busy: progress !== null, error, setError };
 }
+
+/**
+ * useZipDeploy for a deploy modal: also the chosen archive, `close` (refused while uploading) and
+ * `finish` (after a deploy), both clearing the modal's own fields through `resetFields`.
+ */
+export function useZipDeployForm(onClose: () => void, resetFields: () => void) {
+  const zip = useZipDeploy();
+  const [file, setFile] = useState<File | null>(null);
+
+  function finish() {
+    resetFields();
+    setFile(null);
+    onClose();
+  }
+
+  function close() {
+    if (zip.busy) return;
+    zip.setError(null);
+    finish();
+  }
+
+  return { ...zip, file, setFile, close, finish };
+}
+
+export type ZipDeployForm = ReturnType<typeof useZipDeployForm>;

@@ -3,10 +3,10 @@ import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { getListProjectsQueryKey, useDeleteProject, useListProjects } from '../../api/generated/projects/projects';
 import type { Project } from '../../api/generated/model';
-import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { PageHeader } from '../../components/PageHeader';
 import { Empty, QueryView } from '../../components/States';
 import { useToast } from '../../components/Toast';
@@ -23,22 +23,16 @@ export default function ProjectsPage() {
   const queryClient = useQueryClient();
   const toast = useToast();
 
-  function confirmDelete() {
-    const project = toDelete.target;
-    if (!project) return;
-    toDelete.setError(null);
-    del.mutate(
-      { projectId: project.project_id, data: { confirm: project.subdomain } },
-      {
-        onSuccess: async () => {
+  const confirmDelete = () =>
+    toDelete.confirm((project) =>
+      del.mutate(
+        { projectId: project.project_id, data: { confirm: project.subdomain } },
+        toDelete.settle(async () => {
           toast.success('Project deleted', project.primary_domain);
-          toDelete.close();
           await queryClient.invalidateQueries({ queryKey: getListProjectsQueryKey() });
-        },
-        onError: (err) => toDelete.setError(errorMessage(err)),
-      },
+        }),
+      ),
     );
-  }
 
   return (
     <div className="console-page">
@@ -87,14 +81,7 @@ export default function ProjectsPage() {
                 {p.description && <p className="project-desc">{p.description}</p>}
                 <div className="project-foot">
                   <span className="muted">Created {formatDate(p.created_at)}</span>
-                  <button
-                    type="button"
-                    className="icon-btn icon-btn-danger"
-                    aria-label={`Delete project ${p.project_name}`}
-                    onClick={() => toDelete.open(p)}
-                  >
-                    <Icon name="trash" size={16} />
-                  </button>
+                  <IconButton icon="trash" danger label={`Delete project ${p.project_name}`} onClick={() => toDelete.open(p)} />
                 </div>
               </li>
             ))}

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { getListObjectsQueryKey, useDeleteObjects, useListObjects } from '../../api/generated/storage/storage';
 import type { StorageFile } from '../../api/generated/model';
-import { errorMessage } from '../../api/http';
 import { allOf, inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { PageHeader } from '../../components/PageHeader';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Empty, QueryView } from '../../components/States';
@@ -40,25 +40,19 @@ export default function StoragePage() {
     else toast.error('Could not copy to the clipboard', absoluteUrl(file.path));
   }
 
-  function confirmDelete() {
-    const file = toDelete.target;
-    if (!file) return;
-    toDelete.setError(null);
-    del.mutate(
-      { projectId, data: { file_ids: [file.object_id] } },
-      {
-        onSuccess: async () => {
+  const confirmDelete = () =>
+    toDelete.confirm((file) =>
+      del.mutate(
+        { projectId, data: { file_ids: [file.object_id] } },
+        toDelete.settle(async () => {
           toast.success('File deleted', fileNameFromMetadata(file.metadata));
           if (preview?.object_id === file.object_id) setPreview(null);
-          toDelete.close();
           // Step back when the last file of a page is gone.
           if (files.data && files.data.files.length === 1 && page > 1) setPage(page - 1);
           await refresh();
-        },
-        onError: (err) => toDelete.setError(errorMessage(err)),
-      },
+        }),
+      ),
     );
-  }
 
   const data = files.data;
 
@@ -127,18 +121,8 @@ export default function StoragePage() {
                           <a className="icon-btn" href={f.path} target="_blank" rel="noreferrer" aria-label={`Open ${name} in a new tab`} title="Open in new tab">
                             <Icon name="external" size={16} />
                           </a>
-                          <button type="button" className="icon-btn" onClick={() => share(f)} aria-label={`Copy share link of ${name}`} title="Copy share link">
-                            <Icon name="share" size={16} />
-                          </button>
-                          <button
-                            type="button"
-                            className="icon-btn icon-btn-danger"
-                            onClick={() => toDelete.open(f)}
-                            aria-label={`Delete ${name}`}
-                            title="Delete"
-                          >
-                            <Icon name="trash" size={16} />
-                          </button>
+                          <IconButton icon="share" onClick={() => share(f)} label={`Copy share link of ${name}`} title="Copy share link" />
+                          <IconButton icon="trash" danger onClick={() => toDelete.open(f)} label={`Delete ${name}`} title="Delete" />
                         </div>
                       </td>
                     </tr>
