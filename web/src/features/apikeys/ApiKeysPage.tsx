@@ -16,6 +16,7 @@ import { Modal } from '../../components/Modal';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState } from '../../components/States';
 import { useToast } from '../../components/Toast';
+import { FormError } from '../../components/FormError';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 
@@ -157,11 +158,7 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
           <p className="warning-note">
             <Icon name="alert" size={16} /> The current {chosen.label} stops working as soon as the new one is created.
           </p>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError message={error} />
         </div>
       )}
     </Modal>

@@ -3,10 +3,10 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useLoginAccount } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
-import { TextField } from '../../components/Field';
 import { setMfaPending, setSession, clearMfaPending } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { CredentialsFields } from './CredentialsFields';
 import { deviceTokenField, keepDeviceToken } from './deviceToken';
 import { FormError } from '../../components/FormError';
 
@@ -48,16 +48,7 @@ export default function Login() {
     <AuthCard title="Sign in to Hostbase" subtitle="Welcome back. Enter your details to continue.">
       <form className="form" onSubmit={onSubmit}>
         <FormError message={error} />
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <CredentialsFields email={email} password={password} onEmail={setEmail} onPassword={setPassword} />
         <div className="form-row">
           <label className="checkbox">
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember me

@@ -4,6 +4,7 @@ import { useVerifyMfaCode } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
 import { clearMfaPending, getMfaPending, setSession } from '../../lib/session';
 import { useLoopingCountdown } from '../../lib/useCountdown';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -103,11 +104,7 @@ export default function Mfa() {
             </p>
           </>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <button
           type="submit"
           className="btn btn-primary btn-block"

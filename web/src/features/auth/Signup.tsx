@@ -7,6 +7,7 @@ import { TextField } from '../../components/Field';
 import { setSession } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { CredentialsFields } from './CredentialsFields';
 import { keepDeviceToken } from './deviceToken';
 import { PasswordStrength } from './PasswordStrength';
 import { FormError } from '../../components/FormError';
@@ -44,16 +45,7 @@ export default function Signup() {
       <form className="form" onSubmit={onSubmit}>
         <FormError message={error} />
         <TextField label="Full name" name="name" autoComplete="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <CredentialsFields email={email} password={password} onEmail={setEmail} onPassword={setPassword} newPassword />
         <PasswordStrength password={password} userInputs={[email, name]} />
         <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create account'}
