@@ -4,12 +4,12 @@ import { useForgotPassword } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
 import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
-import { deviceTokenField } from './deviceToken';
-import { FormError } from '../../components/FormError';
 import { AuthNotice } from './AuthNotice';
+import { deviceTokenField } from './deviceToken';
 
 export default function ForgotPassword() {
   usePageTitle('Forgot password');

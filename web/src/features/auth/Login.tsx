@@ -3,12 +3,12 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useLoginAccount } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
+import { FormError } from '../../components/FormError';
 import { setMfaPending, setSession, clearMfaPending } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
 import { CredentialsFields } from './CredentialsFields';
 import { deviceTokenField, keepDeviceToken } from './deviceToken';
-import { FormError } from '../../components/FormError';
 
 export default function Login() {
   usePageTitle('Sign in');

@@ -3,11 +3,11 @@ import { Link, useParams } from 'react-router-dom';
 import { useResetPassword } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
+import { FormError } from '../../components/FormError';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
-import { NewPasswordFields } from './NewPasswordFields';
-import { FormError } from '../../components/FormError';
 import { AuthNotice } from './AuthNotice';
+import { NewPasswordFields } from './NewPasswordFields';
 
 export default function ResetPassword() {
   usePageTitle('Choose a new password');

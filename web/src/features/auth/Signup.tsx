@@ -4,13 +4,13 @@ import { useRegisterAccount } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
 import { setSession } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
 import { CredentialsFields } from './CredentialsFields';
-import { keepDeviceToken } from './deviceToken';
 import { PasswordStrength } from './PasswordStrength';
-import { FormError } from '../../components/FormError';
+import { keepDeviceToken } from './deviceToken';
 
 export default function Signup() {
   usePageTitle('Create account');

@@ -5,12 +5,12 @@ import { useSearchParams } from 'react-router-dom';
 import { useEndUserResetPassword } from '../../api/generated/end-user-auth/end-user-auth';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
+import { FormError } from '../../components/FormError';
 import { END_USER_PASSWORD_MIN, validateNewPassword } from '../../lib/validation';
 import { AuthCard } from '../auth/AuthLayout';
+import { AuthNotice } from '../auth/AuthNotice';
 import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { useEndUserTitle } from './EndUserLayout';
-import { FormError } from '../../components/FormError';
-import { AuthNotice } from '../auth/AuthNotice';
 
 export const RESET_DONE_TEXT = 'Your password has been changed. You can sign in to the app with your new password.';
 export const RESET_LINK_INCOMPLETE = 'This reset link is incomplete. Open the link from the email again, or ask the app for a new one.';

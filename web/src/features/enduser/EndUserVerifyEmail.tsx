@@ -6,8 +6,8 @@ import { endUserConfirmEmail } from '../../api/generated/end-user-auth/end-user-
 import { errorMessage } from '../../api/http';
 import { Loading } from '../../components/States';
 import { AuthCard } from '../auth/AuthLayout';
-import { useEndUserTitle } from './EndUserLayout';
 import { AuthNotice } from '../auth/AuthNotice';
+import { useEndUserTitle } from './EndUserLayout';
 
 export const VERIFIED_TEXT = 'Thank you. Your email address has been confirmed; you can return to the app.';
 export const VERIFY_LINK_INCOMPLETE = 'This verification link is incomplete. Open the link from the email again.';
