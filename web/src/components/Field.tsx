@@ -7,13 +7,20 @@ interface Common {
   error?: string | null;
 }
 
-function describedBy(id: string, hint?: ReactNode, error?: string | null) {
-  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+/** The id and aria attributes of a field's control. */
+function useControl(idProp: string | undefined, hint?: ReactNode, error?: string | null) {
+  const auto = useId();
+  const id = idProp ?? auto;
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return { id, className: 'input', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy } as const;
 }
 
-function Extra({ id, hint, error }: { id: string; hint?: ReactNode; error?: string | null }) {
+/** Label, control, then the hint and the error the control is described by. */
+function FieldShell({ id, label, hint, error, children }: Common & { id: string; children: ReactNode }) {
   return (
-    <>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
       {hint && (
         <p id={`${id}-hint`} className="field-hint">
           {hint}
@@ -24,69 +31,44 @@ function Extra({ id, hint, error }: { id: string; hint?: ReactNode; error?: stri
           {error}
         </p>
       )}
-    </>
-  );
-}
-
-export function TextField({ label, hint, error, id: idProp, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
-  const auto = useId();
-  const id = idProp ?? auto;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        {...input}
-      />
-      <Extra id={id} hint={hint} error={error} />
     </div>
   );
 }
 
-export function TextArea({ label, hint, error, id: idProp, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const auto = useId();
-  const id = idProp ?? auto;
+/** A text input; with `suffix`, a fixed text shown after it (e.g. "@example.com"). */
+export function TextField({ label, hint, error, id, suffix, ...input }: Common & { suffix?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  const control = useControl(id, hint, error);
+  const field = <input {...control} {...input} />;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        {...input}
-      />
-      <Extra id={id} hint={hint} error={error} />
-    </div>
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
+      {suffix === undefined ? (
+        field
+      ) : (
+        <div className="input-suffix">
+          {field}
+          <span className="suffix">{suffix}</span>
+        </div>
+      )}
+    </FieldShell>
   );
 }
 
-export function SelectField({
-  label,
-  hint,
-  error,
-  id: idProp,
-  children,
-  ...input
-}: Common & SelectHTMLAttributes<HTMLSelectElement>) {
-  const auto = useId();
-  const id = idProp ?? auto;
+export function TextArea({ label, hint, error, id, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const control = useControl(id, hint, error);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        {...input}
-      >
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
+      <textarea {...control} {...input} />
+    </FieldShell>
+  );
+}
+
+export function SelectField({ label, hint, error, id, children, ...input }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+  const control = useControl(id, hint, error);
+  return (
+    <FieldShell id={control.id} label={label} hint={hint} error={error}>
+      <select {...control} {...input}>
         {children}
       </select>
-      <Extra id={id} hint={hint} error={error} />
-    </div>
+    </FieldShell>
   );
 }

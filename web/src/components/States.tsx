@@ -71,3 +71,36 @@ export function PageLoader() {
     </div>
   );
 }
+
+/** What QueryView reads of a query (a generated hook's result). */
+export interface QueryLike<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: T | undefined;
+  refetch: () => unknown;
+}
+
+/**
+ * A query's loading and error states, then its empty state (when `isEmpty` says so) or its data.
+ */
+export function QueryView<T>({
+  query,
+  loading,
+  errorTitle,
+  isEmpty,
+  empty,
+  children,
+}: {
+  query: QueryLike<T>;
+  loading: string;
+  errorTitle: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading label={loading} />;
+  if (query.isError) return <ErrorState title={errorTitle} error={query.error} onRetry={() => query.refetch()} />;
+  const data = query.data as T;
+  return <>{isEmpty?.(data) ? empty : children(data)}</>;
+}

@@ -1,8 +1,8 @@
 // Test helpers: a fetch double that answers per path, and a render with the app's providers.
 import type { ReactElement, ReactNode } from 'react';
 import { render } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { QueryProvider } from '../api/QueryProvider';
 import { ToastProvider } from '../components/Toast';
 
 export interface FakeAnswer {
@@ -36,17 +36,16 @@ export function mockFetch(handler: FetchHandler): jest.Mock {
 }
 
 export function renderWithProviders(ui: ReactElement, { route = '/', path = '*', extraRoutes }: { route?: string; path?: string; extraRoutes?: ReactNode } = {}) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
+    <ToastProvider>
+      <QueryProvider retry={false}>
         <MemoryRouter initialEntries={[route]}>
           <Routes>
             <Route path={path} element={ui} />
             {extraRoutes}
           </Routes>
         </MemoryRouter>
-      </ToastProvider>
-    </QueryClientProvider>,
+      </QueryProvider>
+    </ToastProvider>,
   );
 }

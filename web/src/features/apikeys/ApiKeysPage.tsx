@@ -9,12 +9,14 @@ import {
 } from '../../api/generated/projects/projects';
 import type { RotateProjectKeyBodyKey } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { CopyButton } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState } from '../../components/States';
 import { useToast } from '../../components/Toast';
+import { FormError } from '../../components/FormError';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 
@@ -78,7 +80,7 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
   const [choice, setChoice] = useState<RotateProjectKeyBodyKey>('bucket');
   const [error, setError] = useState<string | null>(null);
   const [newKey, setNewKey] = useState<string | null>(null);
-  const rotate = useRotateProjectKey();
+  const rotate = useRotateProjectKey(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 
@@ -156,11 +158,7 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
           <p className="warning-note">
             <Icon name="alert" size={16} /> The current {chosen.label} stops working as soon as the new one is created.
           </p>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError message={error} />
         </div>
       )}
     </Modal>

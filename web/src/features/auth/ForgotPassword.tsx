@@ -2,10 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useForgotPassword } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
 import { Icon } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { AuthNotice } from './AuthNotice';
 import { deviceTokenField } from './deviceToken';
 
 export default function ForgotPassword() {
@@ -13,7 +16,7 @@ export default function ForgotPassword() {
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const forgot = useForgotPassword();
+  const forgot = useForgotPassword(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -34,14 +37,7 @@ export default function ForgotPassword() {
   if (sentTo) {
     return (
       <AuthCard title="Check your email">
-        <div className="auth-done" role="status">
-          <span className="auth-done-icon">
-            <Icon name="mail" size={28} />
-          </span>
-          <p>
-            We&apos;ve sent a password reset link to <strong>{sentTo}</strong>
-          </p>
-        </div>
+        <AuthNotice icon="mail">We&apos;ve sent a password reset link to <strong>{sentTo}</strong></AuthNotice>
         <Link to="/auth/login" className="btn btn-secondary btn-block">
           <Icon name="arrowLeft" /> Back to sign in
         </Link>
@@ -52,11 +48,7 @@ export default function ForgotPassword() {
   return (
     <AuthCard title="Reset your password" subtitle="Enter your email and we will send you a reset link.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <button type="submit" className="btn btn-primary btn-block" disabled={forgot.isPending}>
           {forgot.isPending ? 'Sending...' : 'Send reset link'}

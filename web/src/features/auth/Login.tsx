@@ -2,10 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useLoginAccount } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
-import { TextField } from '../../components/Field';
+import { inlineError } from '../../api/queryClient';
+import { FormError } from '../../components/FormError';
 import { setMfaPending, setSession, clearMfaPending } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { CredentialsFields } from './CredentialsFields';
 import { deviceTokenField, keepDeviceToken } from './deviceToken';
 
 export default function Login() {
@@ -15,7 +17,7 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const login = useLoginAccount();
+  const login = useLoginAccount(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -45,21 +47,8 @@ export default function Login() {
   return (
     <AuthCard title="Sign in to Hostbase" subtitle="Welcome back. Enter your details to continue.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <FormError message={error} />
+        <CredentialsFields email={email} password={password} onEmail={setEmail} onPassword={setPassword} />
         <div className="form-row">
           <label className="checkbox">
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember me

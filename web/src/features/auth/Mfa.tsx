@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useVerifyMfaCode } from '../../api/generated/accounts/accounts';
 import { ApiError } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
 import { clearMfaPending, getMfaPending, setSession } from '../../lib/session';
 import { useLoopingCountdown } from '../../lib/useCountdown';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -26,7 +28,7 @@ export default function Mfa() {
   const [recoveryCode, setRecoveryCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [seconds, resetCountdown] = useLoopingCountdown(MFA_COUNTDOWN_SECONDS);
-  const verify = useVerifyMfaCode();
+  const verify = useVerifyMfaCode(inlineError);
   const { email } = getMfaPending();
 
   function onSubmit(e: FormEvent) {
@@ -102,11 +104,7 @@ export default function Mfa() {
             </p>
           </>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <button
           type="submit"
           className="btn btn-primary btn-block"

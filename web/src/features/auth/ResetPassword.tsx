@@ -2,11 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useResetPassword } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
-import { TextField } from '../../components/Field';
-import { Icon } from '../../components/Icon';
+import { inlineError } from '../../api/queryClient';
+import { FormError } from '../../components/FormError';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
-import { PasswordStrength } from './PasswordStrength';
+import { AuthNotice } from './AuthNotice';
+import { NewPasswordFields } from './NewPasswordFields';
 
 export default function ResetPassword() {
   usePageTitle('Choose a new password');
@@ -15,7 +16,7 @@ export default function ResetPassword() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const reset = useResetPassword();
+  const reset = useResetPassword(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -33,12 +34,7 @@ export default function ResetPassword() {
   if (done) {
     return (
       <AuthCard title="Password updated">
-        <div className="auth-done" role="status">
-          <span className="auth-done-icon">
-            <Icon name="check" size={28} />
-          </span>
-          <p>Your password has been changed. You can now sign in with the new password.</p>
-        </div>
+        <AuthNotice icon="check">Your password has been changed. You can now sign in with the new password.</AuthNotice>
         <Link to="/auth/login" className="btn btn-primary btn-block">
           Sign in
         </Link>
@@ -49,14 +45,8 @@ export default function ResetPassword() {
   return (
     <AuthCard title="Choose a new password" subtitle="Enter a new password for your account.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <TextField label="New password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <PasswordStrength password={password} />
-        <TextField label="Confirm new password" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <FormError message={error} />
+        <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
         <button type="submit" className="btn btn-primary btn-block" disabled={reset.isPending || !token}>
           {reset.isPending ? 'Saving...' : 'Set new password'}
         </button>

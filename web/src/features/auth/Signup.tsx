@@ -2,12 +2,15 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useRegisterAccount } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
 import { setSession } from '../../lib/session';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
-import { keepDeviceToken } from './deviceToken';
+import { CredentialsFields } from './CredentialsFields';
 import { PasswordStrength } from './PasswordStrength';
+import { keepDeviceToken } from './deviceToken';
 
 export default function Signup() {
   usePageTitle('Create account');
@@ -16,7 +19,7 @@ export default function Signup() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const register = useRegisterAccount();
+  const register = useRegisterAccount(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -40,22 +43,9 @@ export default function Signup() {
   return (
     <AuthCard title="Create your account" subtitle="Start building with Hostbase in minutes.">
       <form className="form" onSubmit={onSubmit}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <TextField label="Full name" name="name" autoComplete="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <CredentialsFields email={email} password={password} onEmail={setEmail} onPassword={setPassword} newPassword />
         <PasswordStrength password={password} userInputs={[email, name]} />
         <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create account'}

@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { confirmEmail } from '../../api/generated/accounts/accounts';
 import { errorMessage } from '../../api/http';
-import { Icon } from '../../components/Icon';
 import { Loading } from '../../components/States';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AuthCard } from './AuthLayout';
+import { AuthNotice } from './AuthNotice';
 
 const INVALID = 'This verification link is invalid or has expired.';
 
@@ -40,12 +40,7 @@ export default function VerifyEmail() {
   }
   return (
     <AuthCard title="Email not verified">
-      <div className="auth-done" role="alert">
-        <span className="auth-done-icon auth-done-error">
-          <Icon name="alert" size={28} />
-        </span>
-        <p>{error}</p>
-      </div>
+      <AuthNotice icon="alert" error>{error}</AuthNotice>
       <p className="auth-alt">
         Sign in and open <Link to="/console/account">Settings</Link> to send a new verification email.
       </p>

@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import { getUpdateAuthSettingsUrl, updateAuthSettings, useUpdateAuthSettings } from '../../api/generated/auth-users/auth-users';
 import type { AuthSettings } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { CopyButton } from '../../components/CopyButton';
 import { TextArea, TextField } from '../../components/Field';
 import { ErrorState, Loading } from '../../components/States';
@@ -68,7 +69,7 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Au
   const [originsError, setOriginsError] = useState<string | null>(null);
   const [siteUrlError, setSiteUrlError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const save = useUpdateAuthSettings();
+  const save = useUpdateAuthSettings(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 

@@ -4,11 +4,12 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useEndUserResetPassword } from '../../api/generated/end-user-auth/end-user-auth';
 import { errorMessage } from '../../api/http';
-import { TextField } from '../../components/Field';
-import { Icon } from '../../components/Icon';
+import { inlineError } from '../../api/queryClient';
+import { FormError } from '../../components/FormError';
 import { END_USER_PASSWORD_MIN, validateNewPassword } from '../../lib/validation';
 import { AuthCard } from '../auth/AuthLayout';
-import { PasswordStrength } from '../auth/PasswordStrength';
+import { AuthNotice } from '../auth/AuthNotice';
+import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { useEndUserTitle } from './EndUserLayout';
 
 export const RESET_DONE_TEXT = 'Your password has been changed. You can sign in to the app with your new password.';
@@ -22,7 +23,7 @@ export default function EndUserResetPassword() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const reset = useEndUserResetPassword();
+  const reset = useEndUserResetPassword(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -41,12 +42,7 @@ export default function EndUserResetPassword() {
   if (done) {
     return (
       <AuthCard title="Password changed">
-        <div className="auth-done" role="status">
-          <span className="auth-done-icon">
-            <Icon name="check" size={28} />
-          </span>
-          <p>{RESET_DONE_TEXT}</p>
-        </div>
+        <AuthNotice icon="check">{RESET_DONE_TEXT}</AuthNotice>
       </AuthCard>
     );
   }
@@ -54,12 +50,7 @@ export default function EndUserResetPassword() {
   if (!token) {
     return (
       <AuthCard title="Choose a new password">
-        <div className="auth-done" role="alert">
-          <span className="auth-done-icon auth-done-error">
-            <Icon name="alert" size={28} />
-          </span>
-          <p>{RESET_LINK_INCOMPLETE}</p>
-        </div>
+        <AuthNotice icon="alert" error>{RESET_LINK_INCOMPLETE}</AuthNotice>
       </AuthCard>
     );
   }
@@ -67,29 +58,14 @@ export default function EndUserResetPassword() {
   return (
     <AuthCard title="Choose a new password" subtitle="Enter a new password for your account.">
       <form className="form" onSubmit={onSubmit} noValidate>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          required
+        <FormError message={error} />
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
           minLength={END_USER_PASSWORD_MIN}
           hint={`At least ${END_USER_PASSWORD_MIN} characters.`}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <PasswordStrength password={password} />
-        <TextField
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={reset.isPending}>
           {reset.isPending ? 'Saving...' : 'Set new password'}

@@ -4,9 +4,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { endUserConfirmEmail } from '../../api/generated/end-user-auth/end-user-auth';
 import { errorMessage } from '../../api/http';
-import { Icon } from '../../components/Icon';
 import { Loading } from '../../components/States';
 import { AuthCard } from '../auth/AuthLayout';
+import { AuthNotice } from '../auth/AuthNotice';
 import { useEndUserTitle } from './EndUserLayout';
 
 export const VERIFIED_TEXT = 'Thank you. Your email address has been confirmed; you can return to the app.';
@@ -41,23 +41,13 @@ export default function EndUserVerifyEmail() {
   if (state.kind === 'verified') {
     return (
       <AuthCard title="Email verified">
-        <div className="auth-done" role="status">
-          <span className="auth-done-icon">
-            <Icon name="check" size={28} />
-          </span>
-          <p>{VERIFIED_TEXT}</p>
-        </div>
+        <AuthNotice icon="check">{VERIFIED_TEXT}</AuthNotice>
       </AuthCard>
     );
   }
   return (
     <AuthCard title="Email not verified">
-      <div className="auth-done" role="alert">
-        <span className="auth-done-icon auth-done-error">
-          <Icon name="alert" size={28} />
-        </span>
-        <p>{state.message}</p>
-      </div>
+      <AuthNotice icon="alert" error>{state.message}</AuthNotice>
     </AuthCard>
   );
 }

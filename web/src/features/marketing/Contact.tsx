@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSubmitContactMessage } from '../../api/generated/contact/contact';
 import { errorMessage } from '../../api/http';
+import { inlineError } from '../../api/queryClient';
 import { TextArea, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { OFFICE, SUPPORT_EMAIL, SUPPORT_HOURS } from './content';
@@ -12,7 +13,7 @@ export default function Contact() {
   const [email, setEmail] = useState('');
   const [message, setMessage] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const send = useSubmitContactMessage();
+  const send = useSubmitContactMessage(inlineError);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getListProjectsQueryKey, useCreateProject } from '../../api/generated/projects/projects';
-import { ApiError } from '../../api/http';
-import { Modal } from '../../components/Modal';
+import { FormModal } from '../../components/FormModal';
 import { TextArea, TextField } from '../../components/Field';
 import { useToast } from '../../components/Toast';
 import { normalizeSubdomain } from '../../lib/validation';
@@ -13,7 +12,9 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
   const [description, setDescription] = useState('');
   const [subdomain, setSubdomain] = useState('');
   const check = useSubdomainCheck(subdomain);
-  const create = useCreateProject();
+  const create = useCreateProject({
+    mutation: { meta: { errorToast: { title: 'Failed to create project', offline: 'Error while creating project' } } },
+  });
   const queryClient = useQueryClient();
   const toast = useToast();
 
@@ -47,10 +48,6 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
             toast.error('Failed to create project', res.message);
           }
         },
-        onError: (err) => {
-          if (err instanceof ApiError && err.status > 0) toast.error('Failed to create project', err.serverMessage);
-          else toast.error('Error while creating project');
-        },
       },
     );
   }
@@ -59,47 +56,41 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
     check.state === 'available' ? 'ok' : check.state === 'taken' || check.state === 'error' ? 'bad' : 'neutral';
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={onClose}
-      busy={create.isPending}
       title="New Project"
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" form="new-project-form" className="btn btn-primary" disabled={!canCreate}>
-            {create.isPending ? 'Creating...' : 'Create Project'}
-          </button>
-        </>
-      }
+      formId="new-project-form"
+      formClassName="form"
+      onSubmit={onSubmit}
+      busy={create.isPending}
+      submitLabel="Create Project"
+      busyLabel="Creating..."
+      submitDisabled={!canCreate}
     >
-      <form id="new-project-form" className="form" onSubmit={onSubmit}>
-        <TextField label="Project name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="My app" />
-        <TextArea
-          label="Description"
-          rows={3}
-          maxLength={1000}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          placeholder="What is this project for? (optional)"
-        />
-        <TextField
-          label="Subdomain"
-          required
-          value={subdomain}
-          onChange={(e) => setSubdomain(normalizeSubdomain(e.target.value))}
-          placeholder="my-app"
-          autoComplete="off"
-          spellCheck={false}
-          hint="Lower-case letters, digits and hyphens. Your project is served at this subdomain."
-          aria-describedby="subdomain-status"
-        />
-        <p id="subdomain-status" className={`subdomain-status subdomain-${tone}`} role="status" aria-live="polite">
-          {check.message ?? ''}
-        </p>
-      </form>
-    </Modal>
+      <TextField label="Project name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="My app" />
+      <TextArea
+        label="Description"
+        rows={3}
+        maxLength={1000}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        placeholder="What is this project for? (optional)"
+      />
+      <TextField
+        label="Subdomain"
+        required
+        value={subdomain}
+        onChange={(e) => setSubdomain(normalizeSubdomain(e.target.value))}
+        placeholder="my-app"
+        autoComplete="off"
+        spellCheck={false}
+        hint="Lower-case letters, digits and hyphens. Your project is served at this subdomain."
+        aria-describedby="subdomain-status"
+      />
+      <p id="subdomain-status" className={`subdomain-status subdomain-${tone}`} role="status" aria-live="polite">
+        {check.message ?? ''}
+      </p>
+    </FormModal>
   );
 }

@@ -3,11 +3,12 @@ import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { getListProjectsQueryKey, useDeleteProject, useListProjects } from '../../api/generated/projects/projects';
 import type { Project } from '../../api/generated/model';
-import { errorMessage } from '../../api/http';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { inlineError } from '../../api/queryClient';
+import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, ErrorState, Loading } from '../../components/States';
+import { Empty, QueryView } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDate } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -17,27 +18,21 @@ export default function ProjectsPage() {
   usePageTitle('Projects');
   const projects = useListProjects();
   const [creating, setCreating] = useState(false);
-  const [toDelete, setToDelete] = useState<Project | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const del = useDeleteProject();
+  const toDelete = useConfirmTarget<Project>();
+  const del = useDeleteProject(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 
-  function confirmDelete() {
-    if (!toDelete) return;
-    setDeleteError(null);
-    del.mutate(
-      { projectId: toDelete.project_id, data: { confirm: toDelete.subdomain } },
-      {
-        onSuccess: async () => {
-          toast.success('Project deleted', toDelete.primary_domain);
-          setToDelete(null);
+  const confirmDelete = () =>
+    toDelete.confirm((project) =>
+      del.mutate(
+        { projectId: project.project_id, data: { confirm: project.subdomain } },
+        toDelete.settle(async () => {
+          toast.success('Project deleted', project.primary_domain);
           await queryClient.invalidateQueries({ queryKey: getListProjectsQueryKey() });
-        },
-        onError: (err) => setDeleteError(errorMessage(err)),
-      },
+        }),
+      ),
     );
-  }
 
   return (
     <div className="console-page">
@@ -51,73 +46,67 @@ export default function ProjectsPage() {
         }
       />
 
-      {projects.isPending ? (
-        <Loading label="Loading projects..." />
-      ) : projects.isError ? (
-        <ErrorState title="Could not load projects" error={projects.error} onRetry={() => projects.refetch()} />
-      ) : projects.data.length === 0 ? (
-        <Empty
-          icon="folder"
-          title="No projects yet"
-          action={
-            <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
-              <Icon name="plus" size={16} /> Create your first project
-            </button>
-          }
-        >
-          Create a project to get a database, storage, authentication and hosting.
-        </Empty>
-      ) : (
-        <ul className="project-grid" aria-label="Projects">
-          {projects.data.map((p) => (
-            <li key={p.project_id} className="card project-card">
-              <Link to={`/project/${encodeURIComponent(p.project_id)}/authentication`} className="project-link">
-                <span className="project-icon" aria-hidden="true">
-                  {(p.project_name || p.subdomain || '?')[0]?.toUpperCase()}
-                </span>
-                <span className="project-text">
-                  <span className="project-name">{p.project_name}</span>
-                  <span className="project-domain mono">{p.primary_domain}</span>
-                </span>
-              </Link>
-              {p.description && <p className="project-desc">{p.description}</p>}
-              <div className="project-foot">
-                <span className="muted">Created {formatDate(p.created_at)}</span>
-                <button
-                  type="button"
-                  className="icon-btn icon-btn-danger"
-                  aria-label={`Delete project ${p.project_name}`}
-                  onClick={() => {
-                    setDeleteError(null);
-                    setToDelete(p);
-                  }}
-                >
-                  <Icon name="trash" size={16} />
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={projects}
+        loading="Loading projects..."
+        errorTitle="Could not load projects"
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <Empty
+            icon="folder"
+            title="No projects yet"
+            action={
+              <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+                <Icon name="plus" size={16} /> Create your first project
+              </button>
+            }
+          >
+            Create a project to get a database, storage, authentication and hosting.
+          </Empty>
+        }
+      >
+        {(list) => (
+          <ul className="project-grid" aria-label="Projects">
+            {list.map((p) => (
+              <li key={p.project_id} className="card project-card">
+                <Link to={`/project/${encodeURIComponent(p.project_id)}/authentication`} className="project-link">
+                  <span className="project-icon" aria-hidden="true">
+                    {(p.project_name || p.subdomain || '?')[0]?.toUpperCase()}
+                  </span>
+                  <span className="project-text">
+                    <span className="project-name">{p.project_name}</span>
+                    <span className="project-domain mono">{p.primary_domain}</span>
+                  </span>
+                </Link>
+                {p.description && <p className="project-desc">{p.description}</p>}
+                <div className="project-foot">
+                  <span className="muted">Created {formatDate(p.created_at)}</span>
+                  <IconButton icon="trash" danger label={`Delete project ${p.project_name}`} onClick={() => toDelete.open(p)} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
 
       <NewProjectModal open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog
-        open={!!toDelete}
+        open={!!toDelete.target}
         title="Delete project"
         danger
         confirmLabel="Delete project"
         busyLabel="Deleting..."
         busy={del.isPending}
-        error={deleteError}
-        requireText={toDelete?.subdomain}
+        error={toDelete.error}
+        requireText={toDelete.target?.subdomain}
         message={
           <p>
-            This permanently deletes <strong>{toDelete?.project_name}</strong> ({toDelete?.primary_domain}) and everything in
+            This permanently deletes <strong>{toDelete.target?.project_name}</strong> ({toDelete.target?.primary_domain}) and everything in
             it: files, end users, sites and the mail domain. This cannot be undone.
           </p>
         }
         onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        onCancel={toDelete.close}
       />
     </div>
   );

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { useDeleteObjects, useListObjects } from '../../api/generated/storage/storage';
+import { getListObjectsQueryKey, useDeleteObjects, useListObjects } from '../../api/generated/storage/storage';
 import type { StorageFile } from '../../api/generated/model';
-import { errorMessage } from '../../api/http';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { allOf, inlineError } from '../../api/queryClient';
+import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { PageHeader } from '../../components/PageHeader';
-import { Empty, ErrorState, Loading } from '../../components/States';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Empty, QueryView } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { absoluteUrl, fileNameFromMetadata, formatDate, formatSize, isImageType } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -25,13 +27,12 @@ export default function StoragePage() {
   const files = useListObjects(projectId, { page }, { query: { placeholderData: keepPreviousData } });
   const [uploading, setUploading] = useState(false);
   const [preview, setPreview] = useState<StorageFile | null>(null);
-  const [toDelete, setToDelete] = useState<StorageFile | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const del = useDeleteObjects();
+  const toDelete = useConfirmTarget<StorageFile>();
+  const del = useDeleteObjects(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [`/project/${projectId}/object-storage/files`] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: allOf(getListObjectsQueryKey(projectId)) });
 
   async function share(file: StorageFile) {
     const ok = await copyText(absoluteUrl(file.path));
@@ -39,28 +40,21 @@ export default function StoragePage() {
     else toast.error('Could not copy to the clipboard', absoluteUrl(file.path));
   }
 
-  function confirmDelete() {
-    if (!toDelete) return;
-    setDeleteError(null);
-    del.mutate(
-      { projectId, data: { file_ids: [toDelete.object_id] } },
-      {
-        onSuccess: async () => {
-          toast.success('File deleted', fileNameFromMetadata(toDelete.metadata));
-          if (preview?.object_id === toDelete.object_id) setPreview(null);
-          setToDelete(null);
+  const confirmDelete = () =>
+    toDelete.confirm((file) =>
+      del.mutate(
+        { projectId, data: { file_ids: [file.object_id] } },
+        toDelete.settle(async () => {
+          toast.success('File deleted', fileNameFromMetadata(file.metadata));
+          if (preview?.object_id === file.object_id) setPreview(null);
           // Step back when the last file of a page is gone.
           if (files.data && files.data.files.length === 1 && page > 1) setPage(page - 1);
           await refresh();
-        },
-        onError: (err) => setDeleteError(errorMessage(err)),
-      },
+        }),
+      ),
     );
-  }
 
   const data = files.data;
-  const first = data && data.total > 0 ? (data.page - 1) * data.page_size + 1 : 0;
-  const last = data ? first + data.files.length - 1 : 0;
 
   return (
     <div className="console-page">
@@ -85,39 +79,32 @@ export default function StoragePage() {
         </div>
       ) : null}
 
-      {files.isPending ? (
-        <Loading label="Loading files..." />
-      ) : files.isError ? (
-        <ErrorState title="Could not load files" error={files.error} onRetry={() => files.refetch()} />
-      ) : data!.files.length === 0 ? (
-        <Empty
-          icon="cloud"
-          title="No files yet"
-          action={
-            <button type="button" className="btn btn-primary" onClick={() => setUploading(true)}>
-              <Icon name="upload" size={16} /> Upload files
-            </button>
-          }
-        >
-          Upload a file to store it in this project&apos;s bucket.
-        </Empty>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="table">
-              <caption className="visually-hidden">Files</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Modified</th>
-                  <th scope="col" className="col-actions">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data!.files.map((f) => {
+      <QueryView
+        query={files}
+        loading="Loading files..."
+        errorTitle="Could not load files"
+        isEmpty={(d) => d.files.length === 0}
+        empty={
+          <Empty
+            icon="cloud"
+            title="No files yet"
+            action={
+              <button type="button" className="btn btn-primary" onClick={() => setUploading(true)}>
+                <Icon name="upload" size={16} /> Upload files
+              </button>
+            }
+          >
+            Upload a file to store it in this project&apos;s bucket.
+          </Empty>
+        }
+      >
+        {(data) => {
+          const first = data.total > 0 ? (data.page - 1) * data.page_size + 1 : 0;
+          const last = first + data.files.length - 1;
+          return (
+            <div className="card table-card">
+              <DataTable caption="Files" columns={['Name', 'Size', 'Modified']} actions>
+                {data.files.map((f) => {
                   const name = fileNameFromMetadata(f.metadata);
                   return (
                     <tr key={f.object_id}>
@@ -134,69 +121,49 @@ export default function StoragePage() {
                           <a className="icon-btn" href={f.path} target="_blank" rel="noreferrer" aria-label={`Open ${name} in a new tab`} title="Open in new tab">
                             <Icon name="external" size={16} />
                           </a>
-                          <button type="button" className="icon-btn" onClick={() => share(f)} aria-label={`Copy share link of ${name}`} title="Copy share link">
-                            <Icon name="share" size={16} />
-                          </button>
-                          <button
-                            type="button"
-                            className="icon-btn icon-btn-danger"
-                            onClick={() => {
-                              setDeleteError(null);
-                              setToDelete(f);
-                            }}
-                            aria-label={`Delete ${name}`}
-                            title="Delete"
-                          >
-                            <Icon name="trash" size={16} />
-                          </button>
+                          <IconButton icon="share" onClick={() => share(f)} label={`Copy share link of ${name}`} title="Copy share link" />
+                          <IconButton icon="trash" danger onClick={() => toDelete.open(f)} label={`Delete ${name}`} title="Delete" />
                         </div>
                       </td>
                     </tr>
                   );
                 })}
-              </tbody>
-            </table>
-          </div>
-          <div className="table-foot">
-            <span className="muted">
-              Showing {first} to {last} of {data!.total} files
-            </span>
-            <div className="pager">
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || files.isFetching}>
-                <Icon name="chevronLeft" size={16} /> Previous
-              </button>
-              <span className="pager-page">Page {page}</span>
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
-                onClick={() => data!.next_page && setPage(data!.next_page)}
-                disabled={!data!.next_page || files.isFetching}
-              >
-                Next <Icon name="chevronRight" size={16} />
-              </button>
+              </DataTable>
+              <Pager
+                summary={
+                  <>
+                    Showing {first} to {last} of {data.total} files
+                  </>
+                }
+                page={<>Page {page}</>}
+                onPrevious={() => setPage((p) => Math.max(1, p - 1))}
+                onNext={() => data.next_page && setPage(data.next_page)}
+                previousDisabled={page <= 1 || files.isFetching}
+                nextDisabled={!data.next_page || files.isFetching}
+              />
             </div>
-          </div>
-        </div>
-      )}
+          );
+        }}
+      </QueryView>
 
       <UploadModal open={uploading} onClose={() => setUploading(false)} projectId={projectId} onUploaded={() => refresh()} />
       <PreviewModal file={preview} onClose={() => setPreview(null)} onShare={share} />
       <ConfirmDialog
-        open={!!toDelete}
+        open={!!toDelete.target}
         title="Delete file"
         danger
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={del.isPending}
-        error={deleteError}
+        error={toDelete.error}
         message={
           <p>
-            Delete <strong>{toDelete ? fileNameFromMetadata(toDelete.metadata) : ''}</strong>? Its share link stops working. This
+            Delete <strong>{toDelete.target ? fileNameFromMetadata(toDelete.target.metadata) : ''}</strong>? Its share link stops working. This
             cannot be undone.
           </p>
         }
         onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        onCancel={toDelete.close}
       />
     </div>
   );
