@@ -29,6 +29,7 @@ import { createStorageModule } from './modules/storage/storage.module';
 import { createObjectStore } from './modules/storage/object-store.factory';
 import type { ObjectStore } from './modules/storage/object-store';
 import { createSystemHandlers } from './modules/system/system.handlers';
+import { createSmtpModule } from './modules/smtp/smtp.module';
 import { registerWeb } from './http/web';
 import { onClientError } from './http/connection-limits';
 import { registerSecurityHeaders, docsSecurityHeaders } from './http/security-headers';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...authUsers.handlers,
     ...storage.handlers,
     ...hosting.handlers,
+    ...createSmtpModule(deps, projects.service).handlers,
     ...createContactHandlers(deps),
   };
   // Before the contract: its onSend hook must see the /api/auth/v1 routes.
