@@ -194,6 +194,14 @@ describe('a domain, its records and verification', () => {
     expect(after.verified).toBe(true);
     expect(after.dnsRecords.every((r) => r.verified === true)).toBe(true);
     expect(dns.queries).toEqual(expect.arrayContaining([`${DOMAIN} ${15}`, `_dmarc.${DOMAIN} 16`]));
+
+    // A record gone later (or a DNS outage) doesn't stop a verified domain's mail; verify says what is wrong.
+    const saved = dns.zone.get(`_dmarc.${DOMAIN}`)!;
+    dns.zone.delete(`_dmarc.${DOMAIN}`);
+    expectMessage(await smtp('smtp_domain_verify', { domain: DOMAIN }), 200, 'The domain stays verified, but: TXT (DMARC) record at _dmarc was not found. DNS changes can take up to 48 hours to propagate.');
+    expect((await details()).verified).toBe(true);
+    dns.zone.set(`_dmarc.${DOMAIN}`, saved);
+    expect((await smtp('smtp_domain_verify', { domain: DOMAIN })).json()).toEqual({ message: 'verified' });
   });
 });
 
@@ -344,5 +352,32 @@ describe('removal', () => {
     expect(await count("smtp_domains WHERE domain = 'doomed.example'")).toBe(0);
     expect(await count("mail_accounts WHERE email = 'dee@doomed.example'")).toBe(0);
     expect(await t.database.query("SELECT * FROM mail_domains_view WHERE domain = 'doomed.example'")).toEqual([]);
+  });
+});
+
+describe('at the same moment', () => {
+  it('two projects adding one domain: one wins, the other is told (409), never a 500', async () => {
+    const [p1, p2] = [await createProject(t, dev), await createProject(t, other)];
+    const results = await Promise.all([smtp('add_domain', { domain: 'race.example' }, dev.token, p1.id), smtp('add_domain', { domain: 'race.example' }, other.token, p2.id)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.statusCode === 409)!.json().message).toBe('This domain is already used by another project');
+    expect(await count("smtp_domains WHERE domain = 'race.example'")).toBe(1);
+
+    // One project adding two domains at once keeps one.
+    const p3 = await createProject(t, dev);
+    const both = await Promise.all([smtp('add_domain', { domain: 'one.example' }, dev.token, p3.id), smtp('add_domain', { domain: 'two.example' }, dev.token, p3.id)]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await count('smtp_domains WHERE project_id = $1', [p3.id])).toBe(1);
+  });
+
+  it('one mailbox added twice at once: one is created, the other is "This email already exists"', async () => {
+    const p = await createProject(t, dev);
+    expect((await smtp('add_domain', { domain: 'twice.example' }, dev.token, p.id)).statusCode).toBe(200);
+    publish('twice.example', (await details(dev.token, p.id)).dnsRecords);
+    expect((await smtp('smtp_domain_verify', { domain: 'twice.example' }, dev.token, p.id)).json()).toEqual({ message: 'verified' });
+    const results = await Promise.all([1, 2].map(() => smtp('add_account', { email: 'sam', domain: 'twice.example', password: GOOD_PASSWORD }, dev.token, p.id)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.statusCode === 409)!.json().message).toBe('This email already exists');
+    expect(await count("mail_accounts WHERE email = 'sam@twice.example'")).toBe(1);
   });
 });

@@ -120,7 +120,8 @@ async function checkRecord(dnsLookup: DnsLookup, d: DomainKeys, r: MailDnsRecord
 }
 
 /** The verify answer for a failed check: each missing or wrong record, and the propagation note. */
-export function notVerifiedMessage(checks: RecordCheck[]): string {
+export function notVerifiedMessage(checks: RecordCheck[], alreadyVerified = false): string {
   const problems = checks.filter((c) => !c.found).map((c) => c.problem);
-  return `Not verified: ${problems.join('; ')}. DNS changes can take up to 48 hours to propagate.`;
+  const lead = alreadyVerified ? 'The domain stays verified, but' : 'Not verified';
+  return `${lead}: ${problems.join('; ')}. DNS changes can take up to 48 hours to propagate.`;
 }

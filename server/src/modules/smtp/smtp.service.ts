@@ -71,8 +71,8 @@ export class SmtpService {
   async verify(project: ProjectRow, input: string): Promise<{ verified: boolean; message: string; checks: RecordCheck[] }> {
     const row = await this.projectDomain(project, input);
     const checks = await checkRecords(this.d.dns, this.keys(row));
-    if (checks.some((c) => !c.found)) return { verified: false, message: notVerifiedMessage(checks), checks };
     // A domain stays verified once it was: a later DNS outage must not stop its mail.
+    if (checks.some((c) => !c.found)) return { verified: row.verified, message: notVerifiedMessage(checks, row.verified), checks };
     if (!row.verified) await this.d.repo.markVerified(row.id, this.d.clock.now());
     return { verified: true, message: 'verified', checks };
   }

@@ -235,8 +235,9 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
 
 
 /**
- * Looks the records up in DNS now. "verified" when every one is found as published; otherwise
-200 with a message naming each missing or wrong record (the domain stays unverified). 404 when
+ * Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
+found as published; otherwise 200 with a message naming each missing or wrong record. A
+domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
 the domain is not the project's.
 
  */
