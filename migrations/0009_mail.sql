@@ -14,6 +14,10 @@ CREATE TABLE smtp_domains (
   dkim_selector text NOT NULL,
   dkim_private_key text NOT NULL,
   dkim_public_key text NOT NULL,
+  -- The last verification's outcome per record ({"mx": true, "spf": false, ...}): what the
+  -- console shows as found or missing until the next check.
+  dns_check jsonb,
+  dns_checked_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 

@@ -157,6 +157,8 @@ describe('a domain, its records and verification', () => {
       publish(DOMAIN, d.dnsRecords, [kind]);
       const label = { mx: 'MX record at @', spf: 'TXT (SPF) record at @', dmarc: 'TXT (DMARC) record at _dmarc', dkim: `TXT (DKIM) record at ${selector}` }[kind];
       expectMessage(await smtp('smtp_domain_verify', { domain: DOMAIN }), 200, `Not verified: ${label} was not found. DNS changes can take up to 48 hours to propagate.`);
+      // The details show which record the last check missed.
+      expect((await details()).dnsRecords.map((r) => r.verified)).toEqual(['mx', 'spf', 'dmarc', 'dkim'].map((k) => k !== kind));
     }
     expect((await details()).verified).toBe(false);
   });
@@ -200,6 +202,7 @@ describe('a domain, its records and verification', () => {
     dns.zone.delete(`_dmarc.${DOMAIN}`);
     expectMessage(await smtp('smtp_domain_verify', { domain: DOMAIN }), 200, 'The domain stays verified, but: TXT (DMARC) record at _dmarc was not found. DNS changes can take up to 48 hours to propagate.');
     expect((await details()).verified).toBe(true);
+    expect((await details()).dnsRecords.map((r) => r.verified)).toEqual([true, true, false, true]);
     dns.zone.set(`_dmarc.${DOMAIN}`, saved);
     expect((await smtp('smtp_domain_verify', { domain: DOMAIN })).json()).toEqual({ message: 'verified' });
   });

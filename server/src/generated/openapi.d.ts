@@ -1176,6 +1176,7 @@ export interface components {
             ttl: number;
             type: string;
             value: string;
+            /** @description Whether the last verification found this record as published; absent before the first. */
             verified?: boolean;
         };
         /** Format: email */

@@ -24,8 +24,12 @@ export class SmtpRepository {
     return inserted;
   }
 
-  async markVerified(id: string, at: Date): Promise<void> {
-    await this.db.update(smtpDomains).set({ verified: true, verifiedAt: at }).where(eq(smtpDomains.id, id));
+  /** Records a verification: each record found or not, and the domain verified when all were (never unverified). */
+  async recordCheck(id: string, check: Record<string, boolean>, at: Date, verifiedNow: boolean): Promise<void> {
+    await this.db
+      .update(smtpDomains)
+      .set({ dnsCheck: check, dnsCheckedAt: at, ...(verifiedNow ? { verified: true, verifiedAt: at } : {}) })
+      .where(eq(smtpDomains.id, id));
   }
 
   /** Deletes the domain; its mailboxes go with it (ON DELETE CASCADE). */

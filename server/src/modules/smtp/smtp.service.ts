@@ -59,9 +59,10 @@ export class SmtpService {
       domain: row.domain,
       date: row.createdAt.toISOString(),
       verified: row.verified,
-      dnsRecords: mailRecords(this.keys(row)).map(({ type, host, value, priority, ttl, purpose }) => ({
+      // Each record's state as the last verification found it (none before the first).
+      dnsRecords: mailRecords(this.keys(row)).map(({ key, type, host, value, priority, ttl, purpose }) => ({
         type, host, value, ...(priority === undefined ? {} : { priority }), ttl, purpose,
-        ...(row.verified ? { verified: true } : {}),
+        ...(row.dnsCheck && key in row.dnsCheck ? { verified: row.dnsCheck[key] === true } : {}),
       })),
       ...webmail,
     };
@@ -71,9 +72,10 @@ export class SmtpService {
   async verify(project: ProjectRow, input: string): Promise<{ verified: boolean; message: string; checks: RecordCheck[] }> {
     const row = await this.projectDomain(project, input);
     const checks = await checkRecords(this.d.dns, this.keys(row));
+    const allFound = checks.every((c) => c.found);
+    await this.d.repo.recordCheck(row.id, Object.fromEntries(checks.map((c) => [c.key, c.found])), this.d.clock.now(), allFound && !row.verified);
     // A domain stays verified once it was: a later DNS outage must not stop its mail.
-    if (checks.some((c) => !c.found)) return { verified: row.verified, message: notVerifiedMessage(checks, row.verified), checks };
-    if (!row.verified) await this.d.repo.markVerified(row.id, this.d.clock.now());
+    if (!allFound) return { verified: row.verified, message: notVerifiedMessage(checks, row.verified), checks };
     return { verified: true, message: 'verified', checks };
   }
 

@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, boolean, bigint } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, boolean, bigint, jsonb } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables';
 
 /** One mail domain per project (migrations/0009_mail.sql). */
@@ -13,6 +13,9 @@ export const smtpDomains = pgTable('smtp_domains', {
   dkimPrivateKey: text('dkim_private_key').notNull(),
   /** Base64 SPKI DER, as published in the DKIM record's p= tag. */
   dkimPublicKey: text('dkim_public_key').notNull(),
+  /** The last verification's outcome per record key (mx, spf, dmarc, dkim): found or not. */
+  dnsCheck: jsonb('dns_check').$type<Record<string, boolean>>(),
+  dnsCheckedAt: timestamp('dns_checked_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
