@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import type { HttpLimits } from './http/connection-limits';
 import { DEFAULT_SITE_LIMITS } from './lib/limits';
 
@@ -48,6 +49,12 @@ export interface Config {
   http: HttpLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
   version: string;
+  /** Hosted mail (modules/smtp): the host projects' MX records point at (MAIL_HOST). */
+  mailHost: string;
+  /** DNS servers for domain verification (DNS_SERVERS, "ip[:port]" list); absent: the system's. */
+  dnsServers?: string[];
+  /** The webmail the console links to (WEBMAIL_URL); absent: no link. */
+  webmailUrl?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -122,6 +129,18 @@ function version(env: Env): string {
   return env.npm_package_version || '0.0.0';
 }
 
+/** DNS_SERVERS: comma-separated IP addresses, each with an optional port ("127.0.0.1:5300", "[::1]:53"). */
+function dnsServers(raw: string | undefined): string[] | undefined {
+  if (!raw || !raw.trim()) return undefined;
+  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((server) => {
+    const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(server) ?? /^([^:]+)(?::(\d+))?$/.exec(server) ?? [server, server, undefined];
+    const [, host, port] = m;
+    const portOk = port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+    if (!net.isIP(host) || !portOk) throw new Error(`DNS_SERVERS must be IP addresses with an optional port (e.g. 127.0.0.1:5300), got "${server}"`);
+    return server;
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -134,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
         region: env.S3_REGION || 'us-east-1',
       }
     : undefined;
+  const platformDomain = (env.PLATFORM_DOMAIN || 'localhost').toLowerCase();
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const trustProxy = env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1';
   const webDir = path.join(ROOT, 'web', 'dist');
@@ -141,7 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     dataDir,
-    platformDomain: (env.PLATFORM_DOMAIN || 'localhost').toLowerCase(),
+    platformDomain,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.JWT_SECRET || persistentSecret(dataDir, 'jwt-secret'),
@@ -174,5 +194,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
     },
     version: version(env),
+    mailHost: (env.MAIL_HOST || `mail.${platformDomain}`).toLowerCase().replace(/\.$/, ''),
+    dnsServers: dnsServers(env.DNS_SERVERS),
+    webmailUrl: env.WEBMAIL_URL || undefined,
   };
 }

@@ -7,5 +7,6 @@ import * as authUsersTables from '../modules/auth-users/auth-users.tables';
 import * as storageTables from '../modules/storage/storage.tables';
 import * as hostingTables from '../modules/hosting/hosting.tables';
 import { siteIdentities } from '../modules/hosting/site-identities';
+import * as smtpTables from '../modules/smtp/smtp.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables };

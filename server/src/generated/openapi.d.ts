@@ -659,6 +659,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description The mailboxes of the project's domain. 409 while the domain is not verified. */
         post: operations["listSmtpAccounts"];
         delete?: never;
         options?: never;
@@ -675,6 +676,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * @description A mailbox {username}@{domain} on the project's verified domain (409 before verification),
+         *     with a 5 GiB quota. The username and password rules are those of the fields below.
+         */
         post: operations["addSmtpAccount"];
         delete?: never;
         options?: never;
@@ -691,6 +696,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * @description The project's one mail domain. The name is trimmed, lower-cased, a trailing dot dropped and an
+         *     international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
+         *     not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
+         *     domain name (e.g., example.com)". 409 when the project already has a domain, or another project
+         *     uses this one. The platform generates the domain's DKIM key (RSA 2048; the private key is kept
+         *     encrypted).
+         */
         post: operations["addSmtpDomain"];
         delete?: never;
         options?: never;
@@ -707,6 +720,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other. */
         post: operations["changeSmtpAccountPassword"];
         delete?: never;
         options?: never;
@@ -723,6 +737,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description The full address (or the username) of a mailbox of the project's domain; 404 for any other. */
         post: operations["removeSmtpAccount"];
         delete?: never;
         options?: never;
@@ -739,6 +754,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's. */
         post: operations["removeSmtpDomain"];
         delete?: never;
         options?: never;
@@ -755,6 +771,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * @description The project's domain and the DNS records to publish (all TTL 3600): MX at @ (priority 10, the
+         *     platform's mail host), TXT SPF at @, TXT DMARC at _dmarc and TXT DKIM at {selector}._domainkey.
+         *     With no domain: domain and date null, verified false, no records.
+         */
         post: operations["getSmtpDomainDetails"];
         delete?: never;
         options?: never;
@@ -771,6 +792,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * @description Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
+         *     found as published; otherwise 200 with a message naming each missing or wrong record. A
+         *     domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
+         *     the domain is not the project's.
+         */
         post: operations["verifySmtpDomain"];
         delete?: never;
         options?: never;
@@ -1149,6 +1176,7 @@ export interface components {
             ttl: number;
             type: string;
             value: string;
+            /** @description Whether the last verification found this record as published; absent before the first. */
             verified?: boolean;
         };
         /** Format: email */
@@ -1224,8 +1252,12 @@ export interface components {
             token?: string;
         };
         /**
-         * @description A mailbox password: at least 8 characters, with an uppercase letter, a lowercase letter, a
-         *     digit and one of ! @ # $ % ^ & *.
+         * @description A mailbox password (new or changed). The server checks the rules in this order and answers
+         *     400 with the first one broken, in the product's words: at least 8 characters ("Password
+         *     must be at least 8 characters"), an uppercase letter ("Must contain one uppercase
+         *     letter"), a lowercase letter ("Must contain one lowercase letter"), a digit ("Must contain
+         *     one number"), one of ! @ # $ % ^ & * ("Must contain one special character"). Stored only
+         *     as an Argon2id hash.
          */
         MailboxPassword: string;
         Message: {
@@ -2905,10 +2937,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addSmtpAccount: {
@@ -2924,7 +2956,7 @@ export interface operations {
             content: {
                 "application/json": {
                     domain: string;
-                    /** @description The username (text before any @). */
+                    /** @description The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists". */
                     email: string;
                     password: components["schemas"]["MailboxPassword"];
                 };
@@ -2949,7 +2981,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addSmtpDomain: {
@@ -2987,7 +3018,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     changeSmtpAccountPassword: {
@@ -3022,10 +3052,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     removeSmtpAccount: {
@@ -3059,10 +3089,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     removeSmtpDomain: {
@@ -3099,7 +3129,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSmtpDomainDetails: {
@@ -3136,7 +3165,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     verifySmtpDomain: {
@@ -3173,7 +3201,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     uploadSiteZip: {

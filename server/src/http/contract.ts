@@ -99,6 +99,7 @@ export const CONTRACT_MODULES = [
   'hostbase-auth-users',
   'hostbase-storage',
   'hostbase-hosting',
+  'hostbase-smtp',
   'hostbase-contact',
 ];
 

@@ -7,8 +7,7 @@ import type { MailboxPassword } from './mailboxPassword';
 
 export type AddSmtpAccountBody = {
   /**
-   * The username (text before any @).
-   * @minLength 1
+   * The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists".
    * @maxLength 254
    */
   email: string;

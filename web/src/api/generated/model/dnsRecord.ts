@@ -11,5 +11,6 @@ export interface DnsRecord {
   priority?: number;
   ttl: number;
   purpose?: string;
+  /** Whether the last verification found this record as published; absent before the first. */
   verified?: boolean;
 }

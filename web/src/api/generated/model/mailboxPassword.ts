@@ -5,11 +5,13 @@
  */
 
 /**
- * A mailbox password: at least 8 characters, with an uppercase letter, a lowercase letter, a
-digit and one of ! @ # $ % ^ & *.
+ * A mailbox password (new or changed). The server checks the rules in this order and answers
+400 with the first one broken, in the product's words: at least 8 characters ("Password
+must be at least 8 characters"), an uppercase letter ("Must contain one uppercase
+letter"), a lowercase letter ("Must contain one lowercase letter"), a digit ("Must contain
+one number"), one of ! @ # $ % ^ & * ("Must contain one special character"). Stored only
+as an Argon2id hash.
 
- * @minLength 8
  * @maxLength 1024
- * @pattern ^(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])(?=.*[!@#$%^&*]).*$
  */
 export type MailboxPassword = string;

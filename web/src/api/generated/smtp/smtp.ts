@@ -34,7 +34,6 @@ import type {
   Message,
   MethodNotAllowedResponse,
   NotFoundResponse,
-  NotImplementedResponse,
   PayloadTooLargeResponse,
   RemoveSmtpAccountBody,
   RemoveSmtpDomainBody,
@@ -53,6 +52,15 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * The project's one mail domain. The name is trimmed, lower-cased, a trailing dot dropped and an
+international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
+not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
+domain name (e.g., example.com)". 409 when the project already has a domain, or another project
+uses this one. The platform generates the domain's DKIM key (RSA 2048; the private key is kept
+encrypted).
+
+ */
 export const getAddSmtpDomainUrl = (projectId: string,) => {
 
 
@@ -77,7 +85,7 @@ export const addSmtpDomain = async (projectId: string,
 
 
 
-export const getAddSmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getAddSmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext> => {
 
@@ -104,9 +112,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddSmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof addSmtpDomain>>>
     export type AddSmtpDomainMutationBody = AddSmtpDomainBody
-    export type AddSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type AddSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useAddSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpDomain>>,
@@ -119,7 +127,13 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetSmtpDomainDetailsUrl = (projectId: string,) => {
+    /**
+ * The project's domain and the DNS records to publish (all TTL 3600): MX at @ (priority 10, the
+platform's mail host), TXT SPF at @, TXT DMARC at _dmarc and TXT DKIM at {selector}._domainkey.
+With no domain: domain and date null, verified false, no records.
+
+ */
+export const getGetSmtpDomainDetailsUrl = (projectId: string,) => {
 
 
   
@@ -152,7 +166,7 @@ export const getGetSmtpDomainDetailsQueryKey = (projectId?: string,
     }
 
     
-export const getGetSmtpDomainDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(projectId: string,
+export const getGetSmtpDomainDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -172,10 +186,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetSmtpDomainDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getSmtpDomainDetails>>>
-export type GetSmtpDomainDetailsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+export type GetSmtpDomainDetailsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getSmtpDomainDetailsBody: undefined |  GetSmtpDomainDetailsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -186,7 +200,7 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -197,13 +211,13 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -220,6 +234,13 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
 
 
 
+/**
+ * Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
+found as published; otherwise 200 with a message naming each missing or wrong record. A
+domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
+the domain is not the project's.
+
+ */
 export const getVerifySmtpDomainUrl = (projectId: string,) => {
 
 
@@ -244,7 +265,7 @@ export const verifySmtpDomain = async (projectId: string,
 
 
 
-export const getVerifySmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getVerifySmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext> => {
 
@@ -271,9 +292,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifySmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof verifySmtpDomain>>>
     export type VerifySmtpDomainMutationBody = VerifySmtpDomainBody
-    export type VerifySmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type VerifySmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifySmtpDomain>>,
@@ -286,7 +307,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getRemoveSmtpDomainUrl = (projectId: string,) => {
+    /**
+ * Removes the project's domain and every mailbox on it. 404 when the domain is not the project's.
+
+ */
+export const getRemoveSmtpDomainUrl = (projectId: string,) => {
 
 
   
@@ -310,7 +335,7 @@ export const removeSmtpDomain = async (projectId: string,
 
 
 
-export const getRemoveSmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getRemoveSmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext> => {
 
@@ -337,9 +362,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RemoveSmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof removeSmtpDomain>>>
     export type RemoveSmtpDomainMutationBody = RemoveSmtpDomainBody
-    export type RemoveSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type RemoveSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRemoveSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useRemoveSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeSmtpDomain>>,
@@ -352,7 +377,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getListSmtpAccountsUrl = (projectId: string,) => {
+    /**
+ * The mailboxes of the project's domain. 409 while the domain is not verified.
+
+ */
+export const getListSmtpAccountsUrl = (projectId: string,) => {
 
 
   
@@ -385,7 +414,7 @@ export const getListSmtpAccountsQueryKey = (projectId?: string,
     }
 
     
-export const getListSmtpAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(projectId: string,
+export const getListSmtpAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -405,10 +434,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListSmtpAccountsQueryResult = NonNullable<Awaited<ReturnType<typeof listSmtpAccounts>>>
-export type ListSmtpAccountsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+export type ListSmtpAccountsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -419,7 +448,7 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -430,13 +459,13 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse>(
+export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -453,6 +482,11 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
 
 
 
+/**
+ * A mailbox {username}@{domain} on the project's verified domain (409 before verification),
+with a 5 GiB quota. The username and password rules are those of the fields below.
+
+ */
 export const getAddSmtpAccountUrl = (projectId: string,) => {
 
 
@@ -477,7 +511,7 @@ export const addSmtpAccount = async (projectId: string,
 
 
 
-export const getAddSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getAddSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext> => {
 
@@ -504,9 +538,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddSmtpAccountMutationResult = NonNullable<Awaited<ReturnType<typeof addSmtpAccount>>>
     export type AddSmtpAccountMutationBody = AddSmtpAccountBody
-    export type AddSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type AddSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpAccount>>,
@@ -519,7 +553,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getRemoveSmtpAccountUrl = (projectId: string,) => {
+    /**
+ * The full address (or the username) of a mailbox of the project's domain; 404 for any other.
+
+ */
+export const getRemoveSmtpAccountUrl = (projectId: string,) => {
 
 
   
@@ -543,7 +581,7 @@ export const removeSmtpAccount = async (projectId: string,
 
 
 
-export const getRemoveSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getRemoveSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext> => {
 
@@ -570,9 +608,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RemoveSmtpAccountMutationResult = NonNullable<Awaited<ReturnType<typeof removeSmtpAccount>>>
     export type RemoveSmtpAccountMutationBody = RemoveSmtpAccountBody
-    export type RemoveSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type RemoveSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRemoveSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useRemoveSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeSmtpAccount>>,
@@ -585,7 +623,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getChangeSmtpAccountPasswordUrl = (projectId: string,) => {
+    /**
+ * A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other.
+
+ */
+export const getChangeSmtpAccountPasswordUrl = (projectId: string,) => {
 
 
   
@@ -609,7 +651,7 @@ export const changeSmtpAccountPassword = async (projectId: string,
 
 
 
-export const getChangeSmtpAccountPasswordMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getChangeSmtpAccountPasswordMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext> => {
 
@@ -636,9 +678,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ChangeSmtpAccountPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changeSmtpAccountPassword>>>
     export type ChangeSmtpAccountPasswordMutationBody = ChangeSmtpAccountPasswordBody
-    export type ChangeSmtpAccountPasswordMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type ChangeSmtpAccountPasswordMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useChangeSmtpAccountPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useChangeSmtpAccountPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changeSmtpAccountPassword>>,

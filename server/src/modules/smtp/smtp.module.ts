@@ -1,0 +1,38 @@
+// Hosted mail module (issue 11, the API half): service + handlers. A project's domain and its
+// mailboxes go with the project (ON DELETE CASCADE), so no deletion hook is needed.
+// As a plugin: decorates app.smtp.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Deps } from '../../deps';
+import { createDnsLookup, type DnsLookup } from './dns-records';
+import { SmtpRepository } from './smtp.repository';
+import { SmtpService } from './smtp.service';
+import { createSmtpHandlers } from './smtp.handlers';
+
+export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) {
+  const service = new SmtpService({
+    repo: new SmtpRepository(deps.db),
+    secrets: deps.secrets,
+    clock: deps.clock,
+    dns: options.dns ?? createDnsLookup(deps.config.dnsServers),
+    mailHost: deps.config.mailHost,
+    platformDomain: deps.config.platformDomain,
+    webmailUrl: deps.config.webmailUrl,
+  });
+  return { service, handlers: createSmtpHandlers(service) };
+}
+
+export const smtpPlugin = fp(
+  async (app: FastifyInstance) => {
+    const smtp = createSmtpModule(app.deps);
+    app.decorate('smtp', smtp.service);
+    app.contractParts.add('smtp', smtp);
+  },
+  { name: 'hostbase-smtp', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    smtp: SmtpService;
+  }
+}

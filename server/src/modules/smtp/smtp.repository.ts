@@ -1,0 +1,69 @@
+// Drizzle queries for mail domains and mailboxes. Uniqueness (one domain per project, a domain
+// in one project only, one mailbox per address) is the database's: inserts that would break it
+// insert nothing and say so, so concurrent requests can't both win.
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './smtp.tables';
+
+export class SmtpRepository {
+  constructor(private readonly db: Db) {}
+
+  async domainOfProject(projectId: string): Promise<SmtpDomainRow | undefined> {
+    const [row] = await this.db.select().from(smtpDomains).where(eq(smtpDomains.projectId, projectId)).limit(1);
+    return row;
+  }
+
+  async domainByName(domain: string): Promise<SmtpDomainRow | undefined> {
+    const [row] = await this.db.select().from(smtpDomains).where(eq(smtpDomains.domain, domain)).limit(1);
+    return row;
+  }
+
+  /** Inserts the domain unless the project has one or the name is taken (then undefined). */
+  async insertDomain(row: NewSmtpDomain): Promise<SmtpDomainRow | undefined> {
+    const [inserted] = await this.db.insert(smtpDomains).values(row).onConflictDoNothing().returning();
+    return inserted;
+  }
+
+  /** Records a verification: each record found or not, and the domain verified when all were (never unverified). */
+  async recordCheck(id: string, check: Record<string, boolean>, at: Date, verifiedNow: boolean): Promise<void> {
+    await this.db
+      .update(smtpDomains)
+      .set({ dnsCheck: check, dnsCheckedAt: at, ...(verifiedNow ? { verified: true, verifiedAt: at } : {}) })
+      .where(eq(smtpDomains.id, id));
+  }
+
+  /** Deletes the domain; its mailboxes go with it (ON DELETE CASCADE). */
+  async deleteDomain(id: string): Promise<boolean> {
+    const rows = await this.db.delete(smtpDomains).where(eq(smtpDomains.id, id)).returning({ id: smtpDomains.id });
+    return rows.length > 0;
+  }
+
+  accounts(domainId: string): Promise<MailAccountRow[]> {
+    return this.db.select().from(mailAccounts).where(eq(mailAccounts.domainId, domainId)).orderBy(asc(mailAccounts.createdAt), asc(mailAccounts.email));
+  }
+
+  async account(domainId: string, email: string): Promise<MailAccountRow | undefined> {
+    const [row] = await this.db.select().from(mailAccounts).where(and(eq(mailAccounts.domainId, domainId), eq(mailAccounts.email, email))).limit(1);
+    return row;
+  }
+
+  /** Inserts the mailbox unless the address exists (then undefined). */
+  async insertAccount(row: NewMailAccount): Promise<MailAccountRow | undefined> {
+    const [inserted] = await this.db.insert(mailAccounts).values(row).onConflictDoNothing({ target: mailAccounts.email }).returning();
+    return inserted;
+  }
+
+  async deleteAccount(domainId: string, email: string): Promise<boolean> {
+    const rows = await this.db.delete(mailAccounts).where(and(eq(mailAccounts.domainId, domainId), eq(mailAccounts.email, email))).returning({ id: mailAccounts.id });
+    return rows.length > 0;
+  }
+
+  async setPassword(domainId: string, email: string, passwordHash: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(mailAccounts)
+      .set({ passwordHash, updatedAt: at })
+      .where(and(eq(mailAccounts.domainId, domainId), eq(mailAccounts.email, email)))
+      .returning({ id: mailAccounts.id });
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,67 @@
+// A local authoritative DNS server for the mail tests (dns2 on 127.0.0.1, a random high port,
+// UDP and TCP on the same port): it answers from a zone the test edits as it goes. Names not in
+// the zone are NXDOMAIN; a name with no record of the asked type is an empty NOERROR answer.
+import { Packet, createServer, type DnsServer } from 'dns2';
+
+export type ZoneRecord = { type: 'MX'; exchange: string; priority: number } | { type: 'TXT'; data: string | string[] };
+
+export interface TestDns {
+  /** "127.0.0.1:PORT", for DNS_SERVERS. */
+  server: string;
+  /** Records by lower-case fully qualified name (no trailing dot). */
+  zone: Map<string, ZoneRecord[]>;
+  set(name: string, records: ZoneRecord[]): void;
+  queries: string[];
+  close(): Promise<void>;
+}
+
+/** A long TXT value as the several strings of at most 255 bytes DNS carries it in. */
+export function txtStrings(value: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < value.length; i += 255) out.push(value.slice(i, i + 255));
+  return out;
+}
+
+export async function startTestDns(): Promise<TestDns> {
+  const zone = new Map<string, ZoneRecord[]>();
+  const queries: string[] = [];
+  let server: DnsServer | undefined;
+  let port = 0;
+  for (let attempt = 0; attempt < 20 && !server; attempt++) {
+    port = 20000 + Math.floor(Math.random() * 40000);
+    const candidate = createServer({
+      udp: true,
+      tcp: true,
+      handle: (request, send) => {
+        const response = Packet.createResponseFromRequest(request);
+        const [question] = request.questions;
+        const name = question.name.toLowerCase().replace(/\.$/, '');
+        queries.push(`${name} ${question.type}`);
+        const records = zone.get(name);
+        if (!records) response.header.rcode = 3; // NXDOMAIN
+        for (const r of records ?? []) {
+          if (r.type === 'MX' && question.type === Packet.TYPE.MX)
+            response.answers.push({ name: question.name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 3600, exchange: r.exchange, priority: r.priority } as never);
+          if (r.type === 'TXT' && question.type === Packet.TYPE.TXT)
+            response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 3600, data: r.data } as never);
+        }
+        send(response);
+      },
+    });
+    try {
+      await candidate.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } });
+      server = candidate;
+    } catch {
+      await candidate.close().catch(() => undefined);
+    }
+  }
+  if (!server) throw new Error('no free port for the test DNS server');
+  const s = server;
+  return {
+    server: `127.0.0.1:${port}`,
+    zone,
+    queries,
+    set: (name, records) => void zone.set(name.toLowerCase(), records),
+    close: () => s.close(),
+  };
+}
