@@ -16,6 +16,7 @@
 #   MAIL_DB_ROLE / MAIL_DB_PASSWORD  the read-only role the servers use (hostbase_mail / generated)
 #   MAIL_VMAIL_USER     the system user owning the mailboxes          (hostbase-vmail)
 set -euo pipefail
+umask 022
 MAIL_CONFIG_DIR=${MAIL_CONFIG_DIR:-/etc/hostbase-mail}
 MAIL_STATE_DIR=${MAIL_STATE_DIR:-/var/lib/hostbase-mail}
 MAIL_STORE_DIR=${MAIL_STORE_DIR:-$MAIL_STATE_DIR/mailboxes}
