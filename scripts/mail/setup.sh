@@ -32,7 +32,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod 755 /usr/sbin/policy-rc.d; made_policy=1; fi
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  [ -n "$made_policy" ] && rm -f /usr/sbin/policy-rc.d
+  if [ -n "$made_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
   if [ -d /run/systemd/system ]; then systemctl disable --now postfix dovecot opendkim >/dev/null 2>&1 || true; fi
 fi
 

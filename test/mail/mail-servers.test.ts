@@ -113,6 +113,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
       await client.logout();
       return false;
     } catch (err) {
+      client.close();
       return (err as { authenticationFailed?: boolean }).authenticationFailed === true;
     }
   }
