@@ -12,6 +12,8 @@
 #   MAIL_SUBMISSION_PORT  SMTP submission, implicit TLS + AUTH (465)
 #   MAIL_IMAP_PORT      IMAP, implicit TLS (993)
 #   MAIL_DKIM_PORT      the OpenDKIM milter, on 127.0.0.1 (8891)
+#   MAIL_PLATFORM_PORT  optional: SMTP on 127.0.0.1 only, no AUTH, DKIM-signed, for the platform's
+#                       own mail from verified domains (e.g. 2587); absent: not opened
 #   MAIL_TLS_CERT / MAIL_TLS_KEY  PEM certificate chain and key; absent: a self-signed pair is made
 #   MAIL_DB_ROLE / MAIL_DB_PASSWORD  the read-only role the servers use (hostbase_mail / generated)
 #   MAIL_VMAIL_USER     the system user owning the mailboxes          (hostbase-vmail)
@@ -27,6 +29,7 @@ MAIL_SMTP_PORT=${MAIL_SMTP_PORT:-25}
 MAIL_SUBMISSION_PORT=${MAIL_SUBMISSION_PORT:-465}
 MAIL_IMAP_PORT=${MAIL_IMAP_PORT:-993}
 MAIL_DKIM_PORT=${MAIL_DKIM_PORT:-8891}
+MAIL_PLATFORM_PORT=${MAIL_PLATFORM_PORT:-}
 MAIL_DB_ROLE=${MAIL_DB_ROLE:-hostbase_mail}
 MAIL_VMAIL_USER=${MAIL_VMAIL_USER:-hostbase-vmail}
 MAIL_TLS_CERT=${MAIL_TLS_CERT:-}

@@ -62,7 +62,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
   let project: Project;
   let dir = '';
   let env: NodeJS.ProcessEnv = {};
-  let ports = { smtp: 0, submission: 0, imap: 0, dkim: 0 };
+  let ports = { smtp: 0, submission: 0, imap: 0, dkim: 0, platform: 0 };
   let started = false;
   const mailbox = `alice@${DOMAIN}`;
 
@@ -106,6 +106,14 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     throw new Error(`no message "${subject}" in INBOX\n${logs()}`);
   }
 
+  /** [signing domain, result] of each DKIM signature, the key looked up in the test's DNS. */
+  async function dkimResults(source: string): Promise<[string, string][]> {
+    const resolver = new dnsPromises.Resolver();
+    resolver.setServers([dns.server]);
+    const result = await dkimVerify(Buffer.from(source), { resolver: (name: string, type: string) => resolver.resolve(name, type) as never });
+    return result.results.map((r) => [r.signingDomain, r.status.result] as [string, string]);
+  }
+
   async function loginRefused(user: string, pass: string): Promise<boolean> {
     const client = imap(user, pass);
     try {
@@ -123,7 +131,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     // Not under /tmp: OpenDKIM refuses keys below a world-writable directory (RequireSafeKeys).
     dir = fs.mkdtempSync('/var/lib/hostbase-mail-test-');
     fs.chmodSync(dir, 0o755); // the vmail, postfix and opendkim users reach their files under it
-    ports = { smtp: await freePort(), submission: await freePort(), imap: await freePort(), dkim: await freePort() };
+    ports = { smtp: await freePort(), submission: await freePort(), imap: await freePort(), dkim: await freePort(), platform: await freePort() };
     dns = await startTestDns();
     const dkimDir = path.join(dir, 'state', 'dkim');
     const pidFile = path.join(dir, 'state', 'run', 'opendkim', 'opendkim.pid');
@@ -140,6 +148,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
       MAIL_SUBMISSION_PORT: String(ports.submission),
       MAIL_IMAP_PORT: String(ports.imap),
       MAIL_DKIM_PORT: String(ports.dkim),
+      MAIL_PLATFORM_PORT: String(ports.platform),
       MAIL_DB_ROLE: 'hostbase_mail_test',
       MAIL_DB_PASSWORD: 'hostbase-mail-test',
     };
@@ -192,10 +201,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
       const [selector] = /s=([a-z0-9-]+)/.exec(source.match(/DKIM-Signature:[^]*?(?=\r?\n\S)/i)?.[0] ?? '')?.slice(1) ?? [];
       expect(source).toMatch(/^DKIM-Signature:.*\bd=shop\.example;/im);
       expect(selector).toMatch(/^hb\d{6}$/);
-      const resolver = new dnsPromises.Resolver();
-      resolver.setServers([dns.server]);
-      const result = await dkimVerify(Buffer.from(source), { resolver: (name: string, type: string) => resolver.resolve(name, type) as never });
-      expect(result.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[DOMAIN, 'pass']]);
+      expect(await dkimResults(source)).toEqual([[DOMAIN, 'pass']]);
       const quota = await client.getQuota('INBOX');
       expect(quota && quota.storage && quota.storage.limit).toBe(5 * 1024 ** 3);
     } finally {
@@ -222,6 +228,32 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
       expect(await fetchBySubject(client, subject)).toContain(`Subject: ${subject}`);
     } finally {
       await client.logout();
+    }
+  });
+
+  it("the platform's own path (loopback, no AUTH) takes senders of verified domains only, and signs", async () => {
+    const platform = nodemailer.createTransport({ host: '127.0.0.1', port: ports.platform, secure: false, ignoreTLS: true, name: 'platform.test' });
+    const subject = `reset ${Date.now()}`;
+    expect((await platform.sendMail({ from: `no-reply@${DOMAIN}`, to: mailbox, subject, text: 'Your reset link.' })).accepted).toEqual([mailbox]);
+    await expect(platform.sendMail({ from: 'no-reply@unverified.example', to: mailbox, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 554 });
+    const client = imap(mailbox, PASSWORD);
+    await client.connect();
+    try {
+      const source = await fetchBySubject(client, subject);
+      expect(await dkimResults(source)).toEqual([[DOMAIN, 'pass']]);
+    } finally {
+      await client.logout();
+    }
+  });
+
+  it('refuses mail at RCPT on port 25 when the mailbox is over its quota (quota_bytes from the table)', async () => {
+    await t.database.query('UPDATE mail_accounts SET quota_bytes = 1 WHERE email = $1', [mailbox]);
+    try {
+      await expect(inbound().sendMail({ from: 'someone@sender.test', to: mailbox, subject: 'too much', text: 'x' })).rejects.toMatchObject({
+        code: 'EENVELOPE', rejectedErrors: [expect.objectContaining({ responseCode: 552 })],
+      });
+    } finally {
+      await t.database.query('UPDATE mail_accounts SET quota_bytes = 5368709120 WHERE email = $1', [mailbox]);
     }
   });
 
