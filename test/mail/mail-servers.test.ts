@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import nodemailer from 'nodemailer';
+import { openDatabase } from '../../server/src/db/client';
 import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
 import { testDriver, urlWithDatabase } from '../helpers/test-db';
 import { createProject, type Project } from '../storage/helpers';
@@ -41,6 +42,7 @@ if (skipReason && !mustRun) {
 const describeMail = skipReason && !mustRun ? describe.skip : describe;
 
 const DOMAIN = 'shop.example';
+const PENDING = 'pending.example';
 const PASSWORD = 'Abcdefg1!';
 const NEW_PASSWORD = 'Hijklmn2#';
 
@@ -149,7 +151,8 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
       MAIL_IMAP_PORT: String(ports.imap),
       MAIL_DKIM_PORT: String(ports.dkim),
       MAIL_PLATFORM_PORT: String(ports.platform),
-      MAIL_DB_ROLE: 'hostbase_mail_test',
+      // A role of this run's own (roles are cluster-wide), dropped with the test database.
+      MAIL_DB_ROLE: `hostbase_mail_${name.replace(/^hostbase_t_/, 't')}`,
       MAIL_DB_PASSWORD: 'hostbase-mail-test',
     };
     await script('setup.sh');
@@ -164,6 +167,11 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
   afterAll(async () => {
     if (started) await script('stop.sh').catch((e) => console.error(e));
     await t?.close();
+    if (env.MAIL_DB_ROLE) {
+      const admin = await openDatabase({ databaseUrl: process.env.DATABASE_URL, migrate: false, poolSize: 1 });
+      await admin.query(`DROP ROLE IF EXISTS ${env.MAIL_DB_ROLE}`).catch((e) => console.error(e));
+      await admin.close();
+    }
     await dns?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -188,6 +196,9 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     expect(row.k).not.toContain('PRIVATE KEY');
     const add = await smtp('add_account', { email: 'alice', domain: DOMAIN, password: PASSWORD });
     expect(add.statusCode).toBe(200);
+    // Another project's domain, added but never verified: the mail servers don't see it.
+    const other = await createProject(t, dev);
+    expect((await t.post(`/project/${other.id}/smtp/add_domain`, { domain: PENDING }, dev.token)).statusCode).toBe(200);
   });
 
   it('sends over submission with AUTH, DKIM-signed, and reads it over IMAP with the quota', async () => {
@@ -219,7 +230,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     await expect(inbound().sendMail({ from: 'someone@sender.test', to: `nobody@${DOMAIN}`, subject: 'x', text: 'x' })).rejects.toMatchObject({
       code: 'EENVELOPE', rejectedErrors: [expect.objectContaining({ responseCode: 550 })],
     });
-    await expect(inbound().sendMail({ from: 'someone@sender.test', to: 'bob@unverified.example', subject: 'x', text: 'x' })).rejects.toMatchObject({
+    await expect(inbound().sendMail({ from: 'someone@sender.test', to: `bob@${PENDING}`, subject: 'x', text: 'x' })).rejects.toMatchObject({
       code: 'EENVELOPE', rejectedErrors: [expect.objectContaining({ responseCode: 554 })],
     });
     const client = imap(mailbox, PASSWORD);
@@ -235,7 +246,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     const platform = nodemailer.createTransport({ host: '127.0.0.1', port: ports.platform, secure: false, ignoreTLS: true, name: 'platform.test' });
     const subject = `reset ${Date.now()}`;
     expect((await platform.sendMail({ from: `no-reply@${DOMAIN}`, to: mailbox, subject, text: 'Your reset link.' })).accepted).toEqual([mailbox]);
-    await expect(platform.sendMail({ from: 'no-reply@unverified.example', to: mailbox, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 554 });
+    await expect(platform.sendMail({ from: `no-reply@${PENDING}`, to: mailbox, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 554 });
     const client = imap(mailbox, PASSWORD);
     await client.connect();
     try {
