@@ -55,6 +55,10 @@ export interface Config {
   dnsServers?: string[];
   /** The webmail the console links to (WEBMAIL_URL); absent: no link. */
   webmailUrl?: string;
+  /** The mail host's OpenDKIM key dir (MAIL_DKIM_DIR): verified domains' keys are written there. */
+  mailDkimDir?: string;
+  /** OpenDKIM's pid file (MAIL_DKIM_PID_FILE): signalled to reload after the keys change. */
+  mailDkimPidFile?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -197,5 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailHost: (env.MAIL_HOST || `mail.${platformDomain}`).toLowerCase().replace(/\.$/, ''),
     dnsServers: dnsServers(env.DNS_SERVERS),
     webmailUrl: env.WEBMAIL_URL || undefined,
+    mailDkimDir: env.MAIL_DKIM_DIR || undefined,
+    mailDkimPidFile: env.MAIL_DKIM_PID_FILE || undefined,
   };
 }

@@ -25,3 +25,8 @@ test('MAIL_HOST, DNS_SERVERS and WEBMAIL_URL as given', () => {
 test.each(['dns.example.com', '127.0.0.1:0', '127.0.0.1:70000', '1.2.3', '[::1', '127.0.0.1:53:53'])('DNS_SERVERS=%j is refused at start', (value) => {
   expect(() => load({ DNS_SERVERS: value })).toThrow(/^DNS_SERVERS must be IP addresses with an optional port/);
 });
+
+test('MAIL_DKIM_DIR and MAIL_DKIM_PID_FILE: absent, no key export; else as given', () => {
+  expect(load({})).toMatchObject({ mailDkimDir: undefined, mailDkimPidFile: undefined });
+  expect(load({ MAIL_DKIM_DIR: '/var/lib/m/dkim', MAIL_DKIM_PID_FILE: '/run/opendkim.pid' })).toMatchObject({ mailDkimDir: '/var/lib/m/dkim', mailDkimPidFile: '/run/opendkim.pid' });
+});

@@ -4,13 +4,19 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
+import { writeDkimKeys } from './dkim-export';
 import { createDnsLookup, type DnsLookup } from './dns-records';
 import { SmtpRepository } from './smtp.repository';
 import { SmtpService } from './smtp.service';
 import { createSmtpHandlers } from './smtp.handlers';
 
 export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) {
-  const service = new SmtpService({
+  const { mailDkimDir, mailDkimPidFile } = deps.config;
+  // With a mail host on this machine (MAIL_DKIM_DIR), its OpenDKIM gets the verified domains' keys.
+  const exportKeys = mailDkimDir
+    ? async () => writeDkimKeys(await service.verifiedDkimKeys(), { dir: mailDkimDir, pidFile: mailDkimPidFile })
+    : undefined;
+  const service: SmtpService = new SmtpService({
     repo: new SmtpRepository(deps.db),
     secrets: deps.secrets,
     clock: deps.clock,
@@ -18,6 +24,7 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
     mailHost: deps.config.mailHost,
     platformDomain: deps.config.platformDomain,
     webmailUrl: deps.config.webmailUrl,
+    onVerifiedDomainsChanged: exportKeys,
   });
   return { service, handlers: createSmtpHandlers(service) };
 }

@@ -18,6 +18,11 @@ export class SmtpRepository {
     return row;
   }
 
+  /** Every verified domain (the DKIM keys the mail host signs with). */
+  verifiedDomains(): Promise<SmtpDomainRow[]> {
+    return this.db.select().from(smtpDomains).where(eq(smtpDomains.verified, true)).orderBy(asc(smtpDomains.domain));
+  }
+
   /** Inserts the domain unless the project has one or the name is taken (then undefined). */
   async insertDomain(row: NewSmtpDomain): Promise<SmtpDomainRow | undefined> {
     const [inserted] = await this.db.insert(smtpDomains).values(row).onConflictDoNothing().returning();

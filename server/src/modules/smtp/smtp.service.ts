@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
 import { generateDkimKey, dkimSelector } from './dkim';
+import type { DkimKeyEntry } from './dkim-export';
 import { checkRecords, mailRecords, notVerifiedMessage, type DnsLookup, type RecordCheck } from './dns-records';
 import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain } from './mail-rules';
 import { hashMailboxPassword } from './mailbox-password';
@@ -25,6 +26,8 @@ export interface SmtpServiceDeps {
   mailHost: string;
   platformDomain: string;
   webmailUrl?: string;
+  /** Called after the set of verified domains changed (the DKIM key export, when configured). */
+  onVerifiedDomainsChanged?: () => Promise<void>;
 }
 
 export class SmtpService {
@@ -74,6 +77,7 @@ export class SmtpService {
     const checks = await checkRecords(this.d.dns, this.keys(row));
     const allFound = checks.every((c) => c.found);
     await this.d.repo.recordCheck(row.id, Object.fromEntries(checks.map((c) => [c.key, c.found])), this.d.clock.now(), allFound && !row.verified);
+    if (allFound && !row.verified) await this.d.onVerifiedDomainsChanged?.();
     // A domain stays verified once it was: a later DNS outage must not stop its mail.
     if (!allFound) return { verified: row.verified, message: notVerifiedMessage(checks, row.verified), checks };
     return { verified: true, message: 'verified', checks };
@@ -82,6 +86,7 @@ export class SmtpService {
   async removeDomain(project: ProjectRow, input: string): Promise<void> {
     const row = await this.projectDomain(project, input);
     if (!(await this.d.repo.deleteDomain(row.id))) throw Errors.notFound('Domain');
+    if (row.verified) await this.d.onVerifiedDomainsChanged?.();
   }
 
   async accounts(project: ProjectRow, input: string): Promise<MailAccountRow[]> {
@@ -119,6 +124,12 @@ export class SmtpService {
 
   accountView(a: MailAccountRow) {
     return { email: a.email, created: a.createdAt.toISOString(), status: a.active ? ('active' as const) : ('unactive' as const), active: a.active, quota: a.quotaBytes };
+  }
+
+  /** Every verified domain's DKIM key, unsealed: what the mail host's OpenDKIM signs with. */
+  async verifiedDkimKeys(): Promise<DkimKeyEntry[]> {
+    const rows = await this.d.repo.verifiedDomains();
+    return rows.map((r) => ({ domain: r.domain, selector: r.dkimSelector, privateKeyPem: this.dkimPrivateKey(r) }));
   }
 
   /** The domain's DKIM private key (PKCS#8 PEM), for signing the project's own mail. */
