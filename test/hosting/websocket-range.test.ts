@@ -216,3 +216,11 @@ test('ranges also through the real port (the front door fast path)', async () =>
   expect(got.headers['content-range']).toBe(`bytes 100-199/${movie.length}`);
   expect(got.body.equals(movie.subarray(100, 200))).toBe(true);
 });
+
+test('an Upgrade that is not a WebSocket (curl --http2 sends h2c) is answered as HTTP/1.1', async () => {
+  const res = await get('/api/health', { host: `127.0.0.1:${port}`, connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA' });
+  expect(res.status).toBe(200);
+  const page = await get('/movie.mp4', { host: hostOf(statics), connection: 'Upgrade', upgrade: 'h2c', range: 'bytes=0-9' });
+  expect(page.status).toBe(206);
+  expect(page.body.equals(movie.subarray(0, 10))).toBe(true);
+});
