@@ -6,11 +6,16 @@
 // The server carries the slow-client and connection limits (http/connection-limits.ts) for the
 // platform and the hosted sites alike.
 import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { applyHttpLimits, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from '../../http/connection-limits';
 
 /** Answers a request itself and returns true, or returns false having touched nothing. */
 export type FrontHandler = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+
+/** Takes an upgrade request (the server's 'upgrade' event) and owns the socket from then on. */
+export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 interface ServerOptions {
   maxRequestsPerSocket?: number;
@@ -18,6 +23,7 @@ interface ServerOptions {
 
 export class FrontDoor {
   private handler?: FrontHandler;
+  private upgradeHandler?: UpgradeHandler;
   private log?: FastifyBaseLogger;
 
   constructor(private readonly limits: HttpLimits = DEFAULT_HTTP_LIMITS) {}
@@ -30,6 +36,11 @@ export class FrontDoor {
   /** The hosting module installs its gateway here once it is built. */
   use(handler: FrontHandler): void {
     this.handler = handler;
+  }
+
+  /** The hosting module's tunnel for WebSocket upgrades to sites; without it upgrades are refused. */
+  useUpgrade(handler: UpgradeHandler): void {
+    this.upgradeHandler = handler;
   }
 
   /** For Fastify({ serverFactory }): the same server Fastify would build, with the door in front. */
@@ -49,6 +60,28 @@ export class FrontDoor {
         }
       }
       fastifyHandler(req, res);
+    });
+    // Fastify has no upgrade route: an upgrade is a site's (tunnelled) or refused, never left hanging.
+    // Fastify has no upgrade route. A WebSocket is a site's (tunnelled) or refused, never left
+    // hanging; any other Upgrade (curl's h2c) is only an offer: a body-less request is answered
+    // as HTTP/1.1 on the same socket, then closed, as it would be without this listener.
+    server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      const websocket = String(req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+      if (!websocket && head.length === 0 && req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0) {
+        const res = new http.ServerResponse(req);
+        res.shouldKeepAlive = false;
+        res.assignSocket(socket as Socket);
+        res.on('finish', () => socket.end());
+        return server.emit('request', req, res);
+      }
+      const handler = this.upgradeHandler;
+      try {
+        if (handler !== undefined) return handler(req, socket, head);
+      } catch (err) {
+        this.log?.error({ err, url: req.url }, 'front door: upgrade handler failed');
+      }
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     });
     const watchBody = applyHttpLimits(server, this.limits, () => this.log);
     if (opts.maxRequestsPerSocket && opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;

@@ -11,7 +11,8 @@
 // caches, and also serves requests injected without a socket (tests).
 import http from 'node:http';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Duplex } from 'node:stream';
+import { refuseUpgrade, tunnel } from './tunnel';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HostingService } from './hosting.service';
 import type { LiveSite } from './hosting.repository';
@@ -142,6 +143,48 @@ export class Gateway {
       body.on('error', () => res.destroy());
       body.pipe(res);
     }
+  }
+
+  /**
+   * The server's 'upgrade' event (front-door.ts): a WebSocket (or other upgrade) for a dynamic
+   * site is tunnelled to its process; for anything else (the API, the console, static sites,
+   * unknown hosts) it is refused with a plain answer and the connection closed.
+   */
+  readonly upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    const sub = this.subdomain(req.headers.host);
+    if (!sub) return refuseUpgrade(socket, 404, 'Not Found');
+    void this.upgradeSite(sub, req, socket, head).catch((err: unknown) => {
+      this.d.log.error({ err, url: req.url }, 'hosting gateway: upgrade failed');
+      refuseUpgrade(socket, 503, 'Service Unavailable');
+    });
+  };
+
+  private async upgradeSite(sub: string, req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const site = await this.d.service.liveSite(sub);
+    const deployment = site?.deployment;
+    if (!site || !deployment || !runtimeOf(deployment.type)) return refuseUpgrade(socket, 404, 'Not Found');
+    const project = site.project;
+    const urlPath = pathOf(req.url);
+    if (!this.ready.has(deployment.id)) {
+      await this.d.files.ensureLocal(project.id, deployment.id);
+      this.ready.add(deployment.id);
+    }
+    let upstream;
+    try {
+      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment));
+    } catch {
+      this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
+      return refuseUpgrade(socket, 503, 'Service Unavailable');
+    }
+    if (socket.destroyed) return;
+    const encrypted = Boolean((req.socket as { encrypted?: boolean }).encrypted);
+    tunnel(req, socket, head, {
+      upstream,
+      forwardedFor: req.socket.remoteAddress ?? '',
+      forwardedProto: encrypted ? 'https' : 'http',
+      done: (status, bytesIn, bytesOut) => this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut),
+    });
   }
 
   private subdomain(host: string | undefined): string | undefined {

@@ -60,6 +60,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
   gateway.register(app);
   opts.frontDoor?.use(gateway.front);
+  opts.frontDoor?.useUpgrade(gateway.upgrade);
   // Before listening: builds a crash interrupted are failed and their files swept (build-lifecycle.ts).
   app.addHook('onReady', () => builds.start());
   app.addHook('onClose', async () => {

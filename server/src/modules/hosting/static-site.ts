@@ -10,7 +10,8 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import { mimeType, isCompressible } from './mime';
+import { isCompressible, siteContentType } from '../../http/mime';
+import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../http/conditional';
 import { notFoundPage } from './pages';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -157,9 +158,19 @@ export class StaticSites {
     if (meta.size > MEMORY_FILE_MAX) {
       // Big files: identity encoding, streamed; the etag is size + mtime (files never change).
       const headers = baseHeaders(rel, `"${meta.size.toString(16)}-${Math.floor(meta.mtimeMs).toString(16)}"`);
-      if (status === 200 && fresh(reqHeaders, headers.etag)) return { status: 304, headers, body: '' };
+      if (status === 200 && isNotModified(reqHeaders, { etag: headers.etag })) return { status: 304, headers, body: '' };
+      const abs = path.join(idx.root, rel);
+      if (status === 200 && reqHeaders.range !== undefined) {
+        const r = rangeFor(reqHeaders, meta.size, { etag: headers.etag });
+        if (r.kind === 'unsatisfiable') return unsatisfiable(meta.size);
+        if (r.kind === 'partial') {
+          headers['content-range'] = contentRange(r, meta.size);
+          headers['content-length'] = String(r.end - r.start + 1);
+          return { status: 206, headers, body: fs.createReadStream(abs, { start: r.start, end: r.end, highWaterMark: 1 << 20 }) };
+        }
+      }
       headers['content-length'] = String(meta.size);
-      return { status, headers, body: fs.createReadStream(path.join(idx.root, rel), { highWaterMark: 1 << 20 }) };
+      return { status, headers, body: fs.createReadStream(abs, { highWaterMark: 1 << 20 }) };
     }
     const key = `${deploymentId}\0${rel}`;
     const c = this.cache.get(key);
@@ -185,7 +196,16 @@ export class StaticSites {
   }
 
   private pick(key: string, c: Cached, status: number, reqHeaders: ServeOptions['headers']): SiteResponse | Promise<SiteResponse> {
-    if (status === 200 && reqHeaders['if-none-match'] !== undefined && fresh(reqHeaders, c.etag)) return c.notModified;
+    if (status === 200 && reqHeaders['if-none-match'] !== undefined && isNotModified(reqHeaders, c)) return c.notModified;
+    if (status === 200 && reqHeaders.range !== undefined) {
+      const r = rangeFor(reqHeaders, c.body.length, c);
+      if (r.kind === 'unsatisfiable') return unsatisfiable(c.body.length);
+      // A range is of the identity body (no Content-Encoding), so byte offsets are the file's.
+      if (r.kind === 'partial') {
+        const headers: Record<string, string> = { ...c.identity.headers, 'content-range': contentRange(r, c.body.length), 'content-length': String(r.end - r.start + 1) };
+        return { status: 206, headers, body: c.body.subarray(r.start, r.end + 1) };
+      }
+    }
     const enc = c.compressible ? this.encodingOf(reqHeaders['accept-encoding']) : '';
     const v = enc === 'br' ? c.br : enc === 'gzip' ? c.gz : c.identity;
     if (v) return { status, headers: v.headers, body: v.body, flat: v.flat };
@@ -218,11 +238,16 @@ export class StaticSites {
 
 function baseHeaders(rel: string, etag: string): Record<string, string> {
   return {
-    'content-type': mimeType(rel),
+    'content-type': siteContentType(rel),
+    'accept-ranges': 'bytes',
     'cache-control': HASHED.test(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
     etag,
   };
+}
+
+function unsatisfiable(size: number): SiteResponse {
+  return { status: 416, headers: { 'content-range': unsatisfiedRange(size), 'accept-ranges': 'bytes', 'content-type': 'text/plain; charset=utf-8' }, body: 'Range not satisfiable' };
 }
 
 function variant(base: Record<string, string>, body: Buffer, compressible: boolean, enc: Encoding): Variant {
@@ -254,14 +279,6 @@ function resolve(idx: SiteIndex, urlPath: string, spa: boolean): Route {
   const last = rel.slice(rel.lastIndexOf('/') + 1);
   if (spa && !last.includes('.') && idx.files.has('index.html')) return { rel: 'index.html', status: 200 };
   return notFound();
-}
-
-function fresh(reqHeaders: ServeOptions['headers'], etag: string): boolean {
-  const inm = reqHeaders['if-none-match'];
-  if (!inm) return false;
-  return String(inm)
-    .split(',')
-    .some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
 }
 
 function lookup(idx: SiteIndex, rel: string): string | undefined {

@@ -1,20 +1,6 @@
 // What we record about an uploaded file from what the client said: a safe display name and a
 // MIME type. Both end up in response headers, so anything that could break a header is dropped.
-
-/** Common types by extension, for parts sent as application/octet-stream or with no type. */
-const BY_EXTENSION: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
-  svg: 'image/svg+xml', ico: 'image/x-icon', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff',
-  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', mkv: 'video/x-matroska',
-  mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', m4a: 'audio/mp4', flac: 'audio/flac',
-  pdf: 'application/pdf', json: 'application/json', xml: 'application/xml', zip: 'application/zip',
-  gz: 'application/gzip', tar: 'application/x-tar', wasm: 'application/wasm',
-  txt: 'text/plain', csv: 'text/csv', md: 'text/markdown', html: 'text/html', htm: 'text/html', css: 'text/css',
-  js: 'text/javascript', mjs: 'text/javascript',
-  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-};
+import { typeByName } from '../../http/mime';
 
 const OCTET = 'application/octet-stream';
 /**
@@ -27,8 +13,7 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126
 
 export function objectType(clientType: string | undefined, name: string): string {
   const declared = (clientType ?? '').split(';')[0]!.trim().toLowerCase();
-  const ext = /\.([a-z0-9]{1,10})$/i.exec(name)?.[1]?.toLowerCase();
-  const byExtension = ext ? BY_EXTENSION[ext] : undefined;
+  const byExtension = /\.[a-z0-9]{1,10}$/i.test(name) ? typeByName(name) : undefined;
   if (MIME.test(declared) && !(VAGUE.has(declared) && byExtension)) return declared;
   return byExtension ?? OCTET;
 }
