@@ -24,8 +24,8 @@ import type { TrafficCounter } from './traffic';
 import { noSitePage, unavailablePage } from './pages';
 import type { DeploymentRow } from './hosting.tables';
 import type { ProjectRow } from '../projects/projects.tables';
+import { endToEndHeaders } from '../../http/hop-by-hop';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 export interface GatewayDeps {
@@ -219,8 +219,8 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
     d.traffic.record(project.id, 503, urlPath, bytesIn, 0);
     return reply.code(503).type('text/html; charset=utf-8').header('retry-after', '5').send(unavailablePage());
   }
-  const headers: http.OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+  // The client's own X-Forwarded-* are replaced: only this gateway's are true.
+  const headers: http.OutgoingHttpHeaders = endToEndHeaders(req.headers, true);
   headers['x-forwarded-for'] = req.ip;
   headers['x-forwarded-host'] = req.headers.host;
   headers['x-forwarded-proto'] = req.protocol;
@@ -239,9 +239,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
       counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
       res.on('error', (err) => counted.destroy(err));
       res.pipe(counted);
-      const outHeaders: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) outHeaders[k] = v;
-      resolve(reply.code(res.statusCode ?? 502).headers(outHeaders).send(counted));
+      resolve(reply.code(res.statusCode ?? 502).headers(endToEndHeaders(res.headers)).send(counted));
     });
     up.setTimeout(60_000, () => up.destroy(new Error('upstream timeout')));
     up.on('error', () => {

@@ -6,9 +6,8 @@ import net from 'node:net';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Upstream } from './runtime';
+import { hopByHop } from '../../http/hop-by-hop';
 
-/** Hop-by-hop (RFC 9110 7.6.1); Connection and Upgrade are re-added for the upgrade itself. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-connection']);
 
 export interface TunnelOptions {
   upstream: Upstream;
@@ -26,13 +25,13 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string): v
 
 /** The request head as the upstream gets it. */
 export function upstreamHead(req: http.IncomingMessage, forwardedFor: string, forwardedProto: string): string {
-  // Tokens the client named in Connection are hop-by-hop too (besides Upgrade).
-  const named = new Set(String(req.headers.connection ?? '').toLowerCase().split(',').map((t) => t.trim()).filter(Boolean));
+  // Hop-by-hop headers are dropped; Connection and Upgrade are re-added for the upgrade itself.
+  const isHop = hopByHop(req.headers.connection);
   let head = `${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1\r\n`;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (HOP_BY_HOP.has(name) || (named.has(name) && name !== 'upgrade') || name.startsWith('x-forwarded-')) continue;
+    if (isHop(name) || name.startsWith('x-forwarded-')) continue;
     head += `${raw[i]}: ${raw[i + 1]}\r\n`;
   }
   head += `Connection: Upgrade\r\nUpgrade: ${String(req.headers.upgrade ?? '')}\r\n`;
