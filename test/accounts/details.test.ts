@@ -123,7 +123,7 @@ describe('change_pass', () => {
   });
 
   test.each([
-    { name: 'wrong current password', body: (d: Dev) => ({ current_password: 'not it at all', new_password: 'a new password' }), status: 401, message: 'Current password is incorrect' },
+    { name: 'wrong current password', body: (_d: Dev) => ({ current_password: 'not it at all', new_password: 'a new password' }), status: 401, message: 'Current password is incorrect' },
     { name: 'short new password', body: (d: Dev) => ({ current_password: d.password, new_password: 'short' }), status: 400, message: 'body/new_password: Password must be at least 8 characters' },
     { name: 'missing current password', body: () => ({ new_password: 'a new password' }), status: 400, message: "body must have required property 'current_password'" },
     { name: 'missing new password', body: (d: Dev) => ({ current_password: d.password }), status: 400, message: "body must have required property 'new_password'" },
