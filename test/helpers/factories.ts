@@ -26,15 +26,20 @@ export interface Developer {
   deviceToken?: string;
 }
 
-/** Registers a developer through the API and returns its token and id. */
-export async function registerDeveloper(t: TestApp, overrides: Partial<Pick<Developer, 'name' | 'email' | 'password'>> = {}): Promise<Developer> {
+/**
+ * Registers a developer through the API and returns its token and id. `ip`: the client address
+ * (per-IP limits; tests of those limits give each sign-up its own).
+ */
+export async function registerDeveloper(t: TestApp, overrides: Partial<Pick<Developer, 'name' | 'email' | 'password'>> & { ip?: string } = {}): Promise<Developer> {
   const id = next();
   const name = overrides.name ?? `Dev ${id}`;
   const email = overrides.email ?? `dev${id}@example.com`;
   const password = overrides.password ?? 'correct horse battery';
-  const res = ok(await t.post('/register', { name, email, password }), 'register');
+  const post = (url: string, payload: object, token?: string) =>
+    t.app.inject({ method: 'POST', url: '/api' + url, payload, remoteAddress: overrides.ip, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = ok(await post('/register', { name, email, password }), 'register');
   const token = res.json().token as string;
-  const me = ok(await t.post('/account-details', {}, token), 'account-details');
+  const me = ok(await post('/account-details', {}, token), 'account-details');
   return { id: me.json().id, name, email, password, token, deviceToken: res.json().device_token };
 }
 
