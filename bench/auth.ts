@@ -22,7 +22,6 @@ interface AutocannonResult {
 }
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 // autocannon ships no types; this is the part we use.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -17,7 +17,7 @@ import { buildTestApp, type TestApp } from './helpers/app';
 
 jest.setTimeout(120_000);
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 interface Answer {
   status: number;

@@ -22,7 +22,6 @@ test('every operation of openapi.yaml is routed under /api', () => {
 
 test('reports implemented operations; the others answer 501 with a message', async () => {
   const missing = t.app.operationsWithoutHandler;
-  // eslint-disable-next-line no-console
   console.log(`contract: ${operations.length - missing.length} of ${operations.length} operations implemented; without a handler: ${missing.join(', ') || 'none'}`);
   for (const id of missing) {
     const op = operations.find((o) => o.operationId === id)!;
@@ -44,7 +43,7 @@ test('the spec is served as YAML and JSON, and Swagger UI at /api/docs', async (
 });
 
 test('every operation lists the statuses the platform can answer, each error with the one error schema', () => {
-  const spec = loadSpec() as unknown as { paths: Record<string, Record<string, any>>; components: { responses: Record<string, any> } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const spec = loadSpec() as unknown as { paths: Record<string, Record<string, any>>; components: { responses: Record<string, any> } };
   const resolve = (r: { $ref?: string }) => (r.$ref ? spec.components.responses[r.$ref.split('/').pop()!] : r);
   const problems: string[] = [];
   for (const o of operations) {
@@ -63,7 +62,7 @@ test('every operation lists the statuses the platform can answer, each error wit
       if (schema?.$ref !== '#/components/schemas/Error') problems.push(`${o.operationId}: ${status} is not the Error schema`);
     }
     for (const param of op.parameters ?? []) {
-      const p = param.$ref ? (loadSpec() as any).components.parameters[param.$ref.split('/').pop()] : param; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const p = param.$ref ? (loadSpec() as any).components.parameters[param.$ref.split('/').pop()] : param;
       if (p.in === 'path' && !(p.schema.maxLength <= MAX_PATH_PARAM_LENGTH)) problems.push(`${o.operationId}: path parameter ${p.name} may be longer than the router's ${MAX_PATH_PARAM_LENGTH}`);
     }
   }

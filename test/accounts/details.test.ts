@@ -2,6 +2,7 @@
 // what another account's token can see or change: only its own account.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-let seq = 0;
 const freshIp = ipSequence(8);
 
 function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
@@ -23,15 +23,9 @@ const getDeveloper = (id: string, token: string) =>
   t.app.inject({ method: 'GET', url: `/api/developers/${id}`, remoteAddress: freshIp(), headers: { authorization: `Bearer ${token}` } });
 
 
-interface Dev { id: string; name: string; email: string; password: string; token: string }
-async function signUp(name = 'Details Tester'): Promise<Dev> {
-  const email = `details${++seq}-${process.pid}@example.com`;
-  const password = 'correct horse battery';
-  const res = await post('/register', { name, email, password });
-  expect(res.statusCode).toBe(200);
-  const token = res.json().token;
-  const me = await post('/account-details', undefined, { token });
-  return { id: me.json().id, name, email, password, token };
+type Dev = Developer;
+function signUp(name = 'Details Tester'): Promise<Developer> {
+  return registerDeveloper(t, { name, ip: freshIp() });
 }
 const details = (dev: Dev) => post('/account-details', {}, { token: dev.token });
 
@@ -123,7 +117,7 @@ describe('change_pass', () => {
   });
 
   test.each([
-    { name: 'wrong current password', body: (d: Dev) => ({ current_password: 'not it at all', new_password: 'a new password' }), status: 401, message: 'Current password is incorrect' },
+    { name: 'wrong current password', body: (_d: Dev) => ({ current_password: 'not it at all', new_password: 'a new password' }), status: 401, message: 'Current password is incorrect' },
     { name: 'short new password', body: (d: Dev) => ({ current_password: d.password, new_password: 'short' }), status: 400, message: 'body/new_password: Password must be at least 8 characters' },
     { name: 'missing current password', body: () => ({ new_password: 'a new password' }), status: 400, message: "body must have required property 'current_password'" },
     { name: 'missing new password', body: (d: Dev) => ({ current_password: d.password }), status: 400, message: "body must have required property 'new_password'" },

@@ -2,6 +2,7 @@
 // /verify-email with a token, and email-verified; single use, 24-hour expiry, per-account limit.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -16,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-let seq = 0;
 const freshIp = ipSequence(7);
 
 function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
@@ -25,12 +25,9 @@ function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<Lig
 const get = (path: string) => t.app.inject({ method: 'GET', url: '/api' + path, remoteAddress: freshIp() });
 
 
-interface Dev { email: string; token: string }
-async function signUp(): Promise<Dev> {
-  const email = `verify${++seq}-${process.pid}@example.com`;
-  const res = await post('/register', { name: 'Verify Tester', email, password: 'correct horse battery' });
-  expect(res.statusCode).toBe(200);
-  return { email, token: res.json().token };
+type Dev = Developer;
+function signUp(): Promise<Developer> {
+  return registerDeveloper(t, { name: 'Verify Tester', ip: freshIp() });
 }
 
 const LINK = /^http:\/\/localhost:3000\/api\/verify\/([\w-]{20,})$/;

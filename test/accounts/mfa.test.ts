@@ -6,6 +6,7 @@
 import { generate } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -47,13 +48,9 @@ const TEXT = {
   notFound: 'Email not found or invalid code.',
 };
 
-interface Dev { email: string; password: string; token: string }
-async function signUp(): Promise<Dev> {
-  const email = `mfa${++seq}-${process.pid}@example.com`;
-  const password = 'correct horse battery';
-  const res = await post('/register', { name: 'Mfa Tester', email, password });
-  expect(res.statusCode).toBe(200);
-  return { email, password, token: res.json().token };
+type Dev = Developer;
+function signUp(): Promise<Developer> {
+  return registerDeveloper(t, { name: 'Mfa Tester', ip: freshIp() });
 }
 
 async function enroll(dev: Dev): Promise<string> {

@@ -2,6 +2,7 @@
 // single-use link that expires in an hour, revocation of earlier tokens, and the limits.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -25,13 +26,9 @@ function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<Lig
 }
 
 
-interface Dev { email: string; password: string; token: string }
-async function signUp(): Promise<Dev> {
-  const email = `reset${++seq}-${process.pid}@example.com`;
-  const password = 'original password';
-  const res = await post('/register', { name: 'Reset Tester', email, password });
-  expect(res.statusCode).toBe(200);
-  return { email, password, token: res.json().token };
+type Dev = Developer;
+function signUp(): Promise<Developer> {
+  return registerDeveloper(t, { name: 'Reset Tester', password: 'original password', ip: freshIp() });
 }
 
 const resetMails = (email: string) => t.outbox().filter((m) => m.to.includes(email) && m.subject === 'Reset your Hostbase password');

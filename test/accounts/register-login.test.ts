@@ -8,7 +8,7 @@ import { injectPost, type PostOptions, expectError } from '../helpers/inject';
 jest.setTimeout(30_000);
 
 // A frozen clock the tests move by hand (rate-limit windows); JWTs still use real time.
-let offsetMs = 0;
+const offsetMs = 0;
 const clock = { now: () => new Date(Date.UTC(2030, 0, 1) + offsetMs) };
 
 let t: TestApp;

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -14,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-let seq = 0;
 const freshIp = ipSequence(4);
 
 function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<LightMyRequestResponse> {
@@ -22,15 +22,9 @@ function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<Lig
 }
 
 
-interface Dev { id: string; email: string; password: string; token: string }
-async function signUp(): Promise<Dev> {
-  const email = `tok${++seq}-${process.pid}@example.com`;
-  const password = 'correct horse battery';
-  const res = await post('/register', { name: 'Token Tester', email, password });
-  expect(res.statusCode).toBe(200);
-  const token = res.json().token as string;
-  const me = await post('/account-details', {}, { token });
-  return { id: me.json().id, email, password, token };
+type Dev = Developer;
+function signUp(): Promise<Developer> {
+  return registerDeveloper(t, { name: 'Token Tester', ip: freshIp() });
 }
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

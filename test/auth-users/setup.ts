@@ -1,27 +1,9 @@
-// Shared set-up for the end-user auth tests: a developer with a project and its auth key, and
-// small wrappers for the app-side API (x-api-key) and the console API (developer bearer).
+// End-user auth test helpers (projects come from ../helpers/factories): small wrappers for the app-side API (x-api-key) and the console API (developer bearer).
 import type { LightMyRequestResponse } from 'fastify';
-import { registerDeveloper, type Developer, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import type { Project } from '../helpers/factories';
 
-let seq = 0;
-
-export interface TestProject {
-  dev: Developer;
-  id: string;
-  subdomain: string;
-  authKey: string;
-}
-
-export async function createProject(t: TestApp, dev?: Developer): Promise<TestProject> {
-  dev ??= await registerDeveloper(t);
-  seq += 1;
-  const subdomain = `eu${seq}x${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
-  const res = await t.post('/create-project', { projectName: `P ${seq}`, subdomain }, dev.token);
-  if (res.statusCode !== 200) throw new Error(`create-project failed: ${res.statusCode} ${res.body}`);
-  const id = res.json().project.id as string;
-  const key = await t.post(`/project/${id}/authentication-details`, {}, dev.token);
-  return { dev, id, subdomain, authKey: key.json().api_key };
-}
+export { createProject, type Project as TestProject } from '../helpers/factories';
 
 /** An app-side call: /api/auth/v1{path} with the project's auth key and an optional end-user token. */
 export function app(
@@ -46,7 +28,7 @@ export function app(
 }
 
 /** A console call: /api/project/{id}/auth/{op} with the developer's token. */
-export function consoleCall(t: TestApp, p: Pick<TestProject, 'id'>, op: string, body: unknown, token: string) {
+export function consoleCall(t: TestApp, p: Pick<Project, 'id'>, op: string, body: unknown, token: string) {
   return t.post(`/project/${p.id}/auth/${op}`, body, token);
 }
 

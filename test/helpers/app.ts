@@ -55,24 +55,5 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
   };
 }
 
-let counter = 0;
-export interface Developer {
-  id: string;
-  name: string;
-  email: string;
-  password: string;
-  token: string;
-}
-
-/** Registers a developer through the API and returns its token. */
-export async function registerDeveloper(t: TestApp, overrides: Partial<Pick<Developer, 'name' | 'email' | 'password'>> = {}): Promise<Developer> {
-  counter += 1;
-  const name = overrides.name ?? `Dev ${counter}`;
-  const email = overrides.email ?? `dev${counter}-${Date.now()}@example.com`;
-  const password = overrides.password ?? 'correct horse battery';
-  const res = await t.post('/register', { name, email, password });
-  if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const token = res.json().token as string;
-  const me = await t.post('/account-details', {}, token);
-  return { id: me.json().id, name, email, password, token };
-}
+// Factories live in ./factories; re-exported here for the tests that import them with the app.
+export { registerDeveloper, type Developer } from './factories';

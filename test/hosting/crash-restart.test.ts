@@ -178,7 +178,7 @@ describe.each(drivers)('SIGKILL mid-deploy, then a restart (%s)', (driver) => {
       (r) => `finished with ${r.status}`,
       () => 'cut off',
     );
-    let seen: string[] = [];
+    let seen: string[];
     for (let outcome: string | undefined; ; ) {
       seen = fs.existsSync(tmp) ? filesUnder(tmp).filter((f) => f.startsWith('deploy-')) : [];
       if (seen.length > 0) break;

@@ -12,7 +12,6 @@ import { bucketUpload, developerWithProject, rowCount, upload } from './helpers'
 jest.setTimeout(30_000);
 
 // s3rver is CommonJS without types; this is the little of it used here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
 
 let server: InstanceType<typeof S3rver>;

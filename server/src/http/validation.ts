@@ -16,6 +16,7 @@ import { Errors } from './errors';
 const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false, strict: false, verbose: true };
 
 // A NUL, or a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL text cannot store it
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why this text can't be stored, as the end of a validation message; undefined when it can. */

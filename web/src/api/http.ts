@@ -121,7 +121,7 @@ export function uploadWithProgress<T>(url: string, form: FormData, opts: UploadO
       if (e.lengthComputable && opts.onProgress) opts.onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      let body: unknown = undefined;
+      let body: unknown;
       try {
         body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
       } catch {

@@ -106,7 +106,7 @@ function entryKind(e: yauzl.Entry): 'file' | 'dir' | 'other' {
 
 export function normaliseName(raw: string): string {
   const name = raw.normalize('NFC');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are matched on purpose, to refuse them
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new ZipRefusedError(`The zip contains a file name with control characters.`);
   const segments = name.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..')) throw new ZipRefusedError(`The zip contains an unsafe path: ${JSON.stringify(raw)}.`);

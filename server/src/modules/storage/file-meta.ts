@@ -20,7 +20,7 @@ export function objectType(clientType: string | undefined, name: string): string
 
 /** The file's name without any folder part or control characters, at most 255 characters. */
 export function displayName(filename: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are matched on purpose, to refuse them
   const base = (filename ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return Array.from(base).slice(0, 255).join('') || 'file';
 }

@@ -18,7 +18,6 @@ interface S3rverServer {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => S3rverServer;
 
 interface Backend {

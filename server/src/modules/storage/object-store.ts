@@ -128,7 +128,7 @@ export function assertValidPrefix(prefix: string): void {
   if (Buffer.byteLength(prefix) > MAX_KEY_BYTES) throw new InvalidObjectKeyError(prefix, 'too long');
   if (prefix.startsWith('/')) throw new InvalidObjectKeyError(prefix, 'leading slash');
   if (prefix.includes('\\')) throw new InvalidObjectKeyError(prefix, 'backslash');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are matched on purpose, to refuse them
   if (/[\u0000-\u001f\u007f]/.test(prefix)) throw new InvalidObjectKeyError(prefix, 'control character');
   const segments = prefix.split('/');
   segments.forEach((segment, i) => {
