@@ -35,7 +35,6 @@ const skipReason =
 const mustRun = !!process.env.CI && testDriver() === 'postgres';
 
 if (skipReason && !mustRun) {
-  // eslint-disable-next-line no-console
   console.warn(`mail-servers.test.ts skipped: ${skipReason}`);
 }
 
@@ -73,7 +72,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
       return await run('bash', [path.join(SCRIPTS, name)], { env, timeout: 90_000 });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`${name} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${logs()}`);
+      throw new Error(`${name} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${logs()}`, { cause: err });
     }
   };
   const logs = () =>
