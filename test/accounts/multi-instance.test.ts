@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { buildApp } from '../../server/src/app';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -31,7 +32,6 @@ afterAll(async () => {
   await t.close();
 });
 
-let seq = 0;
 const freshIp = ipSequence(10);
 
 function post(app: FastifyInstance, path: string, body?: unknown, opts: { token?: string; ip?: string } = {}): Promise<LightMyRequestResponse> {
@@ -45,14 +45,7 @@ function post(app: FastifyInstance, path: string, body?: unknown, opts: { token?
 }
 
 
-interface Dev { email: string; password: string; token: string }
-async function signUp(app: FastifyInstance): Promise<Dev> {
-  const email = `multi${++seq}-${process.pid}@example.com`;
-  const password = 'correct horse battery';
-  const res = await post(app, '/register', { name: 'Multi', email, password });
-  expect(res.statusCode).toBe(200);
-  return { email, password, token: res.json().token };
-}
+const signUp = (app: FastifyInstance) => registerDeveloper({ app }, { name: 'Multi', ip: freshIp() });
 
 test('the two instances are separate apps on the same database', async () => {
   expect(a).not.toBe(b);
@@ -108,7 +101,7 @@ test('a reset link used on A is refused on B', async () => {
 });
 
 describe('MFA across instances', () => {
-  let dev: Dev;
+  let dev: Developer;
   let secret: string;
   beforeEach(async () => {
     dev = await signUp(a);

@@ -3,6 +3,7 @@
 // local part or the name (case-insensitive).
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 import { COMMON_PASSWORDS_REFUSED, checkPassword, isCommonPassword, personalParts } from '../../server/src/lib/credentials';
 import { dictionary } from '@zxcvbn-ts/language-common';
@@ -85,12 +86,7 @@ describe('register', () => {
 });
 
 describe('reset and change', () => {
-  async function signUp() {
-    const address = `change${++seq}-${process.pid}@example.com`;
-    const res = await post('/register', { name: 'Katherine Johnson', email: address, password: 'orbital mechanics' });
-    expect(res.statusCode).toBe(200);
-    return { email: address, token: res.json().token as string };
-  }
+  const signUp = () => registerDeveloper(t, { name: 'Katherine Johnson', email: `change${++seq}-${process.pid}@example.com`, password: 'orbital mechanics' });
 
   test('reset: weak passwords are refused and the link still works after', async () => {
     const dev = await signUp();

@@ -2,6 +2,7 @@
 // for an unknown email and a wrong password, and "remember". Throttling: test/accounts/throttling.test.ts.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper } from '../helpers/factories';
 import { injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 // Building an app (a fresh database from the template) can take seconds on a busy machine.
@@ -27,12 +28,7 @@ function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<Lig
 }
 
 
-async function signUp(password = 'correct horse battery') {
-  const email = uniqueEmail();
-  const res = await post('/register', { name: 'Grace Hopper', email, password }, { ip: freshIp() });
-  expect(res.statusCode).toBe(200);
-  return { email, password, token: res.json().token as string };
-}
+const signUp = (password = 'correct horse battery') => registerDeveloper(t, { name: 'Grace Hopper', email: uniqueEmail(), password, ip: freshIp() });
 
 const verifyToken = async (token: string) => (await post('/verify-token', { token })).json().message;
 

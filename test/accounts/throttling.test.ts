@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { generate } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { registerDeveloper, type Developer } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
 
 jest.setTimeout(60_000);
@@ -40,14 +41,9 @@ function post(path: string, body?: unknown, opts: PostOptions = {}): Promise<Lig
   return injectPost(t.app, path, body, opts, freshIp);
 }
 
-interface Dev { email: string; password: string; token: string; deviceToken: string }
-async function signUp(): Promise<Dev> {
-  const email = `owner${++seq}-${process.pid}@example.com`;
-  const password = 'correct horse battery';
-  const res = await post('/register', { name: 'Owen Owner', email, password });
-  expect(res.statusCode).toBe(200);
-  return { email, password, token: res.json().token, deviceToken: res.json().device_token };
-}
+type Dev = Developer;
+/** Each sign-up from its own address, so the per-address sign-up limit never interferes. */
+const signUp = () => registerDeveloper(t, { name: 'Owen Owner', ip: freshIp() });
 const login = (email: string, password: string, ip: string, device_token?: string) =>
   post('/verify_user', { email, password, ...(device_token ? { device_token } : {}) }, { ip });
 const RATE_LIMITED = /^Too many attempts\. Try again in \d+ (seconds|minutes)\.$/;

@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { ipSequence } from '../helpers/inject';
 import { consoleCall, createProject, tokenFromOutbox, type TestProject } from './setup';
+import { signUpEndUser } from '../helpers/factories';
 
 jest.setTimeout(60_000);
 
@@ -34,12 +35,7 @@ const password = 'reading list 42';
 function call(path: string, body: unknown, ip = freshIp(), key = p.authKey): Promise<LightMyRequestResponse> {
   return t.app.inject({ method: 'POST', url: '/api/auth/v1' + path, remoteAddress: ip, headers: { 'x-api-key': key }, payload: body as object });
 }
-async function signUp(project = p) {
-  const email = `reader${++seq}@example.com`;
-  const res = await call('/signup', { email, password }, freshIp(), project.authKey);
-  expect(res.statusCode).toBe(200);
-  return { email, deviceToken: res.json().device_token as string, id: res.json().user.id as string };
-}
+const signUp = (project = p) => signUpEndUser(t, project, { email: `reader${++seq}@example.com`, password, ip: freshIp() });
 
 describe('sign-in', () => {
   test('wrong passwords from one address: 5, then growing waits; the user from another address signs in', async () => {

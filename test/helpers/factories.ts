@@ -30,7 +30,7 @@ export interface Developer {
  * Registers a developer through the API and returns its token and id. `ip`: the client address
  * (per-IP limits; tests of those limits give each sign-up its own).
  */
-export async function registerDeveloper(t: TestApp, overrides: Partial<Pick<Developer, 'name' | 'email' | 'password'>> & { ip?: string } = {}): Promise<Developer> {
+export async function registerDeveloper(t: Pick<TestApp, 'app'>, overrides: Partial<Pick<Developer, 'name' | 'email' | 'password'>> & { ip?: string } = {}): Promise<Developer> {
   const id = next();
   const name = overrides.name ?? `Dev ${id}`;
   const email = overrides.email ?? `dev${id}@example.com`;
