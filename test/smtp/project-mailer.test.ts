@@ -129,6 +129,14 @@ describe('end-user mails through the app', () => {
     expect(t.outbox().filter((m) => m.to.includes(email))).toEqual([]);
   });
 
+  it('a verified domain: the verification mail too', async () => {
+    const { p, email } = await projectWithDomain(t, 'verify-shop.example', true);
+    const session = (await endUserApi(t, p.authKey, 'POST', '/signin', { email, password: 'first password 1' })).json();
+    expect((await endUserApi(t, p.authKey, 'POST', '/verify/send', {}, session.access_token)).json()).toEqual({ message: 'Verification email sent' });
+    const mail = sink.messages.find((m) => m.includes(`To: ${email}`) && m.includes('Subject: Verify your email for'));
+    expect(mail).toMatch(/^From: .*<no-reply@verify-shop\.example>$/m);
+  });
+
   it('a domain added but not verified: the reset mail comes from the platform (outbox)', async () => {
     const { p, email } = await projectWithDomain(t, 'pending-shop.example', false);
     expect((await endUserApi(t, p.authKey, 'POST', '/recover', { email })).statusCode).toBe(200);
