@@ -38,7 +38,7 @@ function genServer(outDir) {
 
 // The component schemas whose rules the server and the console both apply (project types,
 // password lengths, origin and site-URL patterns): stated once, in openapi.yaml.
-const SHARED_SCHEMAS = ['ProjectType', 'NewPassword', 'MailboxPassword', 'Origin', 'SiteUrl', 'AuthSettings'];
+const SHARED_SCHEMAS = ['ProjectType', 'NewPassword', 'Origin', 'SiteUrl', 'AuthSettings'];
 
 /** The rules without their prose (the console bundles this file). */
 function withoutDescriptions(value) {
@@ -63,7 +63,6 @@ function genShared(outDir) {
       'export const PROJECT_TYPES = schemas.ProjectType.enum;\n' +
       'export type ProjectType = (typeof PROJECT_TYPES)[number];\n' +
       'export const PASSWORD_MIN = schemas.NewPassword.minLength;\n' +
-      'export const MAILBOX_PASSWORD_MIN = schemas.MailboxPassword.minLength;\n' +
       'export const MAX_ALLOWED_ORIGINS = schemas.AuthSettings.properties.allowed_origins.maxItems;\n',
   );
 }

@@ -59,6 +59,14 @@ export interface Config {
   mailDkimDir?: string;
   /** OpenDKIM's pid file (MAIL_DKIM_PID_FILE): signalled to reload after the keys change. */
   mailDkimPidFile?: string;
+  /**
+   * The path project mail takes once a project's domain is verified (MAIL_PROJECT_SMTP_URL, e.g.
+   * smtp://127.0.0.1:2587: the mail host's platform port, which signs with the domain's DKIM key).
+   * Absent: every end-user mail comes from the platform's address (mailFrom).
+   */
+  mailProjectSmtpUrl?: string;
+  /** The platform runs on PostgreSQL and talks to the mail servers (MAIL_DKIM_DIR or MAIL_PROJECT_SMTP_URL set). */
+  mailServersAttached: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -203,5 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     webmailUrl: env.WEBMAIL_URL || undefined,
     mailDkimDir: env.MAIL_DKIM_DIR || undefined,
     mailDkimPidFile: env.MAIL_DKIM_PID_FILE || undefined,
+    mailProjectSmtpUrl: env.MAIL_PROJECT_SMTP_URL || undefined,
+    mailServersAttached: !!env.DATABASE_URL && !!(env.MAIL_DKIM_DIR || env.MAIL_PROJECT_SMTP_URL),
   };
 }

@@ -28,15 +28,6 @@ export const schemas = {
       "minLength": "Password must be at least 8 characters"
     }
   },
-  "MailboxPassword": {
-    "type": "string",
-    "minLength": 8,
-    "maxLength": 1024,
-    "pattern": "^(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])(?=.*[!@#$%^&*]).*$",
-    "x-messages": {
-      "minLength": "Password must be at least 8 characters"
-    }
-  },
   "Origin": {
     "type": "string",
     "maxLength": 255,
@@ -83,5 +74,4 @@ export const schemas = {
 export const PROJECT_TYPES = schemas.ProjectType.enum;
 export type ProjectType = (typeof PROJECT_TYPES)[number];
 export const PASSWORD_MIN = schemas.NewPassword.minLength;
-export const MAILBOX_PASSWORD_MIN = schemas.MailboxPassword.minLength;
 export const MAX_ALLOWED_ORIGINS = schemas.AuthSettings.properties.allowed_origins.maxItems;

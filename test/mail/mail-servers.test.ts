@@ -17,6 +17,7 @@ import { openDatabase } from '../../server/src/db/client';
 import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
 import { testDriver, urlWithDatabase } from '../helpers/test-db';
 import { createProject, type Project } from '../storage/helpers';
+import { app as endUserApi } from '../auth-users/setup';
 import { startTestDns, txtStrings, type TestDns, type ZoneRecord } from '../smtp/dns-server';
 
 jest.setTimeout(120_000);
@@ -136,7 +137,9 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     dns = await startTestDns();
     const dkimDir = path.join(dir, 'state', 'dkim');
     const pidFile = path.join(dir, 'state', 'run', 'opendkim', 'opendkim.pid');
-    t = await buildTestApp({ PLATFORM_DOMAIN: 'hostbase.test', MAIL_HOST: 'mail.hostbase.test', DNS_SERVERS: dns.server, MAIL_DKIM_DIR: dkimDir, MAIL_DKIM_PID_FILE: pidFile });
+    t = await buildTestApp({ PLATFORM_DOMAIN: 'hostbase.test', MAIL_HOST: 'mail.hostbase.test', DNS_SERVERS: dns.server, MAIL_DKIM_DIR: dkimDir, MAIL_DKIM_PID_FILE: pidFile,
+      // Project mail through the platform port (loopback: no STARTTLS against the self-signed certificate).
+      MAIL_PROJECT_SMTP_URL: `smtp://127.0.0.1:${ports.platform}?ignoreTLS=true` });
     const [{ name }] = await t.database.query<{ name: string }>('SELECT current_database() AS name');
     env = {
       PATH: process.env.PATH,
@@ -254,6 +257,34 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
     } finally {
       await client.logout();
     }
+  });
+
+  it("an end user's reset mail comes from no-reply@{the verified domain}, DKIM-signed with its key, and its link works", async () => {
+    const key = (await t.post(`/project/${project.id}/authentication-details`, {}, dev.token)).json().api_key as string;
+    expect((await endUserApi(t, key, 'POST', '/signup', { email: mailbox, password: 'first password 1' })).statusCode).toBe(200);
+    expect((await endUserApi(t, key, 'POST', '/recover', { email: mailbox })).statusCode).toBe(200);
+    const client = imap(mailbox, PASSWORD);
+    await client.connect();
+    let source: string;
+    try {
+      source = await fetchBySubject(client, 'Reset your password for');
+    } finally {
+      await client.logout();
+    }
+    const split = source.indexOf('\r\n\r\n');
+    const headers = source.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+    expect(/^From: .*<(.+)>$/m.exec(headers)?.[1] ?? /^From: (.+)$/m.exec(headers)?.[1]).toBe(`no-reply@${DOMAIN}`);
+    expect(source).toMatch(/^DKIM-Signature:.*\bd=shop\.example;/im);
+    expect(await dkimResults(source)).toEqual([[DOMAIN, 'pass']]);
+    // Nothing went to the platform's outbox.
+    expect(t.outbox().filter((m) => m.to.includes(mailbox))).toEqual([]);
+    // The body as nodemailer wrote it: quoted-printable when a line is long.
+    const text = source.slice(split + 4).replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const link = /https?:\/\/\S+\/reset-password\?token=\S+/.exec(text)?.[0];
+    expect(link).toBeDefined();
+    const token = new URL(link!).searchParams.get('token');
+    expect((await endUserApi(t, undefined, 'POST', '/reset', { token, password: 'second password 2' })).statusCode).toBe(200);
+    expect((await endUserApi(t, key, 'POST', '/signin', { email: mailbox, password: 'second password 2' })).statusCode).toBe(200);
   });
 
   it('refuses mail at RCPT on port 25 when the mailbox is over its quota (quota_bytes from the table)', async () => {

@@ -30,3 +30,14 @@ test('MAIL_DKIM_DIR and MAIL_DKIM_PID_FILE: absent, no key export; else as given
   expect(load({})).toMatchObject({ mailDkimDir: undefined, mailDkimPidFile: undefined });
   expect(load({ MAIL_DKIM_DIR: '/var/lib/m/dkim', MAIL_DKIM_PID_FILE: '/run/opendkim.pid' })).toMatchObject({ mailDkimDir: '/var/lib/m/dkim', mailDkimPidFile: '/run/opendkim.pid' });
 });
+
+test('MAIL_PROJECT_SMTP_URL as given; the mail servers are attached with DATABASE_URL and MAIL_DKIM_DIR or MAIL_PROJECT_SMTP_URL', () => {
+  expect(load({})).toMatchObject({ mailProjectSmtpUrl: undefined, mailServersAttached: false });
+  const url = 'smtp://127.0.0.1:2587?ignoreTLS=true';
+  expect(load({ MAIL_PROJECT_SMTP_URL: url })).toMatchObject({ mailProjectSmtpUrl: url, mailServersAttached: false });
+  expect(load({ MAIL_DKIM_DIR: '/var/lib/m/dkim' }).mailServersAttached).toBe(false);
+  const db = 'postgres://db/hostbase';
+  expect(load({ DATABASE_URL: db }).mailServersAttached).toBe(false);
+  expect(load({ DATABASE_URL: db, MAIL_DKIM_DIR: '/var/lib/m/dkim' }).mailServersAttached).toBe(true);
+  expect(load({ DATABASE_URL: db, MAIL_PROJECT_SMTP_URL: url }).mailServersAttached).toBe(true);
+});

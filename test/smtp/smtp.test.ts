@@ -82,7 +82,7 @@ const OPS: [string, Record<string, unknown>][] = [
 
 describe('before any domain', () => {
   it('details say there is none', async () => {
-    expect(await details()).toEqual({ domain: null, date: null, verified: false, dnsRecords: [], webmail_url: 'https://webmail.hostbase.test' });
+    expect(await details()).toEqual({ domain: null, date: null, verified: false, dnsRecords: [], webmail_url: 'https://webmail.hostbase.test', mail_servers_attached: false });
   });
 
   it('add_domain refuses what is not a domain with the SPEC texts (400), and writes nothing', async () => {

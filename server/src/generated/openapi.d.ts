@@ -1364,6 +1364,8 @@ export interface components {
             date: string | null;
             dnsRecords?: components["schemas"]["DnsRecord"][];
             domain: string | null;
+            /** @description Whether the mail servers (Postfix, Dovecot, OpenDKIM from scripts/mail) serve this platform: true when it runs on PostgreSQL (DATABASE_URL) with MAIL_DKIM_DIR or MAIL_PROJECT_SMTP_URL set. False (always on embedded PGlite): domains and mailboxes can be managed, but mailboxes receive no mail. */
+            mail_servers_attached: boolean;
             verified: boolean;
             webmail_url?: string;
         };

@@ -3,6 +3,7 @@
 // As a plugin: decorates app.authUsers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import nodemailer from 'nodemailer';
 import type { Deps } from '../../deps';
 import { bearerToken, type SchemeVerifier } from '../../http/security';
 import { Errors } from '../../http/errors';
@@ -13,12 +14,15 @@ import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
 import { endUserCors } from './auth-users.cors';
 import { createEndUserTokens } from './enduser-tokens';
+import { createProjectMailers } from '../smtp/project-mailer';
+import { SmtpRepository } from '../smtp/smtp.repository';
 
 export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({
     ...identityServiceDeps(deps),
     repo: new AuthUsersRepository(deps.db),
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
+    mailers: projectMailers(deps),
   });
   const endUserBearer: SchemeVerifier = async (req) => {
     const token = bearerToken(req);
@@ -27,6 +31,21 @@ export function createAuthUsersModule(deps: Deps) {
     req.endUser = await service.authenticate(keyProject(req), token);
   };
   return { service, handlers: createAuthUsersHandlers(service), verifiers: { endUserBearer } };
+}
+
+/** End-user mails from the project's verified domain when MAIL_PROJECT_SMTP_URL is set, else from the platform. */
+function projectMailers(deps: Deps) {
+  const smtp = new SmtpRepository(deps.db);
+  const url = deps.config.mailProjectSmtpUrl;
+  return createProjectMailers({
+    platform: deps.mailer,
+    projectTransport: url ? nodemailer.createTransport(url) : undefined,
+    verifiedDomainOf: async (projectId) => {
+      const row = await smtp.domainOfProject(projectId);
+      return row?.verified ? row.domain : undefined;
+    },
+    log: deps.log,
+  });
 }
 
 /** End users belong to projects (authKey, ownership of console calls). */

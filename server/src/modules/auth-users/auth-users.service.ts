@@ -3,7 +3,7 @@
 // detection, sign-out, password reset, email verification). Depends on interfaces only.
 import crypto from 'node:crypto';
 import type { Clock } from '../../lib/clock';
-import type { Mailer } from '../../lib/mailer';
+import type { ProjectMailers } from '../smtp/project-mailer';
 import type { Limit, RateLimiter } from '../../lib/rate-limit';
 import { WINDOW_LIMITS } from '../../lib/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
@@ -33,7 +33,8 @@ export interface AuthUsersServiceDeps {
   repo: AuthUsersRepository;
   passwords: PasswordHasher;
   tokens: EndUserTokens;
-  mailer: Mailer;
+  /** Per project: from the platform, or from the project's verified domain (smtp/project-mailer.ts). */
+  mailers: ProjectMailers;
   rateLimiter: RateLimiter;
   clock: Clock;
   publicUrl: string;
@@ -266,7 +267,7 @@ export class AuthUsersService {
     const token = randomToken();
     await this.d.repo.createToken(user.id, 'email_verify', sha256(token), new Date(this.now().getTime() + VERIFY_TTL_MS));
     const link = `${await this.linkBase(project)}/verify-email?token=${token}`;
-    await this.d.mailer.send({
+    await (await this.d.mailers.forProject(project)).send({
       to: user.email,
       subject: `Verify your email for ${project.name}`,
       text: `Hello,\n\nPlease confirm that ${user.email} is your address for ${project.name} by opening this link within 24 hours:\n\n${link}\n`,
@@ -301,7 +302,7 @@ export class AuthUsersService {
     const token = randomToken();
     await this.d.repo.createToken(user.id, 'password_reset', sha256(token), new Date(this.now().getTime() + RESET_TTL_MS));
     const link = `${await this.linkBase(project)}/reset-password?token=${token}`;
-    await this.d.mailer.send({
+    await (await this.d.mailers.forProject(project)).send({
       to: user.email,
       subject: `Reset your password for ${project.name}`,
       text: `Hello,\n\nSomeone asked to reset the password of your ${project.name} account (${user.email}). To choose a new password, open this link within 1 hour:\n\n${link}\n\nIf it wasn't you, ignore this mail; your password stays as it is.\n`,

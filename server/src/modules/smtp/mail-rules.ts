@@ -2,6 +2,7 @@
 // 5), with its exact texts. The console checks the same (web/src/lib/validation.ts); the server
 // is the one that decides.
 import { domainToASCII } from 'node:url';
+import { MAILBOX_PASSWORD_MIN } from '../../../../shared/rules';
 
 export const EXAMPLE_DOMAIN = 'example.com';
 
@@ -43,7 +44,7 @@ export function mailboxUsername(input: string): string | undefined {
 }
 
 const PASSWORD_RULES: [RegExp | ((p: string) => boolean), string][] = [
-  [(p) => [...p].length >= 8, 'Password must be at least 8 characters'],
+  [(p) => [...p].length >= MAILBOX_PASSWORD_MIN, `Password must be at least ${MAILBOX_PASSWORD_MIN} characters`],
   [/[A-Z]/, 'Must contain one uppercase letter'],
   [/[a-z]/, 'Must contain one lowercase letter'],
   [/[0-9]/, 'Must contain one number'],

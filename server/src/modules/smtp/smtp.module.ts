@@ -24,6 +24,7 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
     mailHost: deps.config.mailHost,
     platformDomain: deps.config.platformDomain,
     webmailUrl: deps.config.webmailUrl,
+    mailServersAttached: deps.config.mailServersAttached,
     onVerifiedDomainsChanged: exportKeys,
   });
   return { service, handlers: createSmtpHandlers(service) };

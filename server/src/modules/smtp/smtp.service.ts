@@ -26,6 +26,8 @@ export interface SmtpServiceDeps {
   mailHost: string;
   platformDomain: string;
   webmailUrl?: string;
+  /** Whether the mail servers serve this platform (config.mailServersAttached). */
+  mailServersAttached: boolean;
   /** Called after the set of verified domains changed (the DKIM key export, when configured). */
   onVerifiedDomainsChanged?: () => Promise<void>;
 }
@@ -56,7 +58,7 @@ export class SmtpService {
 
   async details(project: ProjectRow) {
     const row = await this.d.repo.domainOfProject(project.id);
-    const webmail = this.d.webmailUrl ? { webmail_url: this.d.webmailUrl } : {};
+    const webmail = { ...(this.d.webmailUrl ? { webmail_url: this.d.webmailUrl } : {}), mail_servers_attached: this.d.mailServersAttached };
     if (!row) return { domain: null, date: null, verified: false, dnsRecords: [], ...webmail };
     return {
       domain: row.domain,

@@ -7,6 +7,7 @@ import { AddDomainForm } from './AddDomainForm';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { DomainCard } from './DomainCard';
 import { MailboxList } from './MailboxList';
+import { MailServersNotice } from './MailServersNotice';
 import { ServerSettings } from './ServerSettings';
 
 export default function EmailPage() {
@@ -17,6 +18,7 @@ export default function EmailPage() {
   return (
     <div className="console-page">
       <PageHeader title="Email" description="Hosted SMTP and IMAP for one custom sending domain." />
+      <MailServersNotice attached={details.data?.mail_servers_attached} />
       <QueryView
         query={details}
         loading="Loading the mail domain..."

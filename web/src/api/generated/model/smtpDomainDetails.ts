@@ -13,4 +13,6 @@ export interface SmtpDomainDetails {
   verified: boolean;
   dnsRecords?: DnsRecord[];
   webmail_url?: string;
+  /** Whether the mail servers (Postfix, Dovecot, OpenDKIM from scripts/mail) serve this platform: true when it runs on PostgreSQL (DATABASE_URL) with MAIL_DKIM_DIR or MAIL_PROJECT_SMTP_URL set. False (always on embedded PGlite): domains and mailboxes can be managed, but mailboxes receive no mail. */
+  mail_servers_attached: boolean;
 }
