@@ -10,10 +10,10 @@
 // Options (env): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 20), BENCH_ROUNDS (default 3).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { request } from '../test/helpers/http-request';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -37,18 +37,6 @@ interface Ready {
   host: string;
   deployMs: number[];
   bareStartMs: number[];
-}
-
-function request(port: number, method: string, url: string, body?: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers }, (res) => {
-      let data = '';
-      res.on('data', (c) => (data += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 async function firstAccept(port: number): Promise<void> {

@@ -5,12 +5,12 @@
 // server takes its sites down with it, and the next start sweeps what they left.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
 import { makeZip, multipart } from './zips';
 import { createTestDatabase, testDriver, urlWithDatabase } from '../helpers/test-db';
+import { request } from '../helpers/http-request';
 
 const root = path.resolve(__dirname, '..', '..');
 const sandboxed = probeSandbox().ok;
@@ -24,17 +24,6 @@ interface Platform {
   exited: Promise<number | null>;
 }
 
-function request(port: number, method: string, url: string, body?: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers }, (res) => {
-      let data = '';
-      res.on('data', (c) => (data += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 const json = (port: number, url: string, body: unknown, token?: string) =>
   request(port, 'POST', url, JSON.stringify(body), { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) });
 
