@@ -1,14 +1,16 @@
 -- Hosted mail (issue 11): one custom domain per project, its DKIM key, and mailboxes on it.
 --
--- smtp_domains.domain: lower case, ASCII (an international name in its punycode form), unique
--- across the platform. dkim_private_key is sealed by the platform's secret box (never plain);
+-- smtp_domains.domain: lower case, ASCII (an international name in its punycode form). Several
+-- projects may claim a name while it is unverified (a claim must not block the real owner: only
+-- the owner can publish the claim's own DKIM key); once one project verified it, it is theirs
+-- alone (the partial unique index). dkim_private_key is sealed by the platform's secret box (never plain);
 -- dkim_public_key is the base64 SPKI DER published at {dkim_selector}._domainkey.
 -- mail_accounts.password_hash: '{ARGON2ID}$argon2id$v=19$m=65536,t=3,p=1$<salt>$<hash>', a
 -- scheme Dovecot verifies itself. quota_bytes: 5 GiB for new mailboxes.
 CREATE TABLE smtp_domains (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   project_id uuid NOT NULL UNIQUE REFERENCES projects(id) ON DELETE CASCADE,
-  domain text NOT NULL UNIQUE CHECK (domain = lower(domain) AND length(domain) BETWEEN 4 AND 253),
+  domain text NOT NULL CHECK (domain = lower(domain) AND length(domain) BETWEEN 4 AND 253),
   verified boolean NOT NULL DEFAULT false,
   verified_at timestamptz,
   dkim_selector text NOT NULL,
@@ -20,6 +22,9 @@ CREATE TABLE smtp_domains (
   dns_checked_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+CREATE UNIQUE INDEX smtp_domains_verified_domain_key ON smtp_domains (domain) WHERE verified;
+CREATE INDEX smtp_domains_domain_idx ON smtp_domains (domain);
 
 CREATE TABLE mail_accounts (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

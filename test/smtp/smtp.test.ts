@@ -128,11 +128,18 @@ describe('a domain, its records and verification', () => {
     expect(row.dkim_public_key).toBe(publicKey);
   });
 
-  it('one domain per project; a domain used by another project is refused; nothing half-written', async () => {
+  it('one domain per project; nothing half-written', async () => {
     expectMessage(await smtp('add_domain', { domain: 'shop.example' }), 409, 'This domain is already added to this project');
     expectMessage(await smtp('add_domain', { domain: 'second.example' }), 409, 'This project already has a domain (shop.example); remove it to add another');
-    expectMessage(await smtp('add_domain', { domain: 'SHOP.example' }, other.token, otherProject.id), 409, 'This domain is already used by another project');
-    expect((await details(other.token, otherProject.id)).domain).toBeNull();
+    expect(await rowsOf()).toEqual({ domains: 1, accounts: 0 });
+  });
+
+  it('an unverified name is nobody\'s yet: another project can claim it too, with a DKIM key of its own', async () => {
+    expect((await smtp('add_domain', { domain: 'SHOP.example' }, other.token, otherProject.id)).json()).toEqual({ message: 'added' });
+    const mine = (await details()).dnsRecords[3].value;
+    const theirs = (await details(other.token, otherProject.id)).dnsRecords[3].value;
+    expect(theirs).not.toBe(mine);
+    expect((await smtp('remove_domain', { domain: DOMAIN }, other.token, otherProject.id)).json()).toEqual({ message: 'removed' });
     expect(await rowsOf()).toEqual({ domains: 1, accounts: 0 });
   });
 
@@ -359,12 +366,37 @@ describe('removal', () => {
 });
 
 describe('at the same moment', () => {
-  it('two projects adding one domain: one wins, the other is told (409), never a 500', async () => {
+  it('a squatter claiming a name first blocks nobody: the owner verifies, the squatter never can, and nobody can claim it after', async () => {
+    const [owner, squatter] = [await createProject(t, dev), await createProject(t, other)];
+    expect((await smtp('add_domain', { domain: 'race.example' }, other.token, squatter.id)).statusCode).toBe(200);
+    expect((await smtp('add_domain', { domain: 'race.example' }, dev.token, owner.id)).statusCode).toBe(200);
+    // Only the real owner can publish records; they publish their own claim's DKIM key.
+    publish('race.example', (await details(dev.token, owner.id)).dnsRecords);
+    const [mine, theirs] = await Promise.all([
+      smtp('smtp_domain_verify', { domain: 'race.example' }, dev.token, owner.id),
+      smtp('smtp_domain_verify', { domain: 'race.example' }, other.token, squatter.id),
+    ]);
+    expect(mine.json()).toEqual({ message: 'verified' });
+    expect({ status: theirs.statusCode, message: theirs.json().message }).toEqual({ status: 200, message: expect.stringMatching(/^Not verified: TXT \(DKIM\) record at hb\d{6}\._domainkey has a different public key\./) });
+    expect((await details(other.token, squatter.id)).verified).toBe(false);
+    // Now the name is the owner's: a new claim is refused, never a 500.
+    const late = await createProject(t, other);
+    expectMessage(await smtp('add_domain', { domain: 'race.example' }, other.token, late.id), 409, 'This domain is already used by another project');
+    expect(await t.database.query("SELECT domain FROM mail_domains_view WHERE domain = 'race.example'")).toEqual([{ domain: 'race.example' }]);
+  });
+
+  it('two claims of one name verifying at once (both keys published): one wins, the other is told (409), never a 500', async () => {
     const [p1, p2] = [await createProject(t, dev), await createProject(t, other)];
-    const results = await Promise.all([smtp('add_domain', { domain: 'race.example' }, dev.token, p1.id), smtp('add_domain', { domain: 'race.example' }, other.token, p2.id)]);
+    const claims = await Promise.all([smtp('add_domain', { domain: 'twin.example' }, dev.token, p1.id), smtp('add_domain', { domain: 'twin.example' }, other.token, p2.id)]);
+    expect(claims.map((r) => r.statusCode)).toEqual([200, 200]);
+    const [r1, r2] = [(await details(dev.token, p1.id)).dnsRecords, (await details(other.token, p2.id)).dnsRecords];
+    publish('twin.example', r1);
+    // The same selector (this month's) holding both keys: each claim's check passes.
+    dns.zone.get(`${r2[3].host}.twin.example`)!.push({ type: 'TXT', data: txtStrings(r2[3].value) });
+    const results = await Promise.all([smtp('smtp_domain_verify', { domain: 'twin.example' }, dev.token, p1.id), smtp('smtp_domain_verify', { domain: 'twin.example' }, other.token, p2.id)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.statusCode === 409)!.json().message).toBe('This domain is already used by another project');
-    expect(await count("smtp_domains WHERE domain = 'race.example'")).toBe(1);
+    expect(await count("smtp_domains WHERE domain = 'twin.example' AND verified")).toBe(1);
 
     // One project adding two domains at once keeps one.
     const p3 = await createProject(t, dev);

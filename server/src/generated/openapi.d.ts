@@ -701,7 +701,7 @@ export interface paths {
          *     international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
          *     not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
          *     domain name (e.g., example.com)". 409 when the project already has a domain, or another project
-         *     uses this one. The platform generates the domain's DKIM key (RSA 2048; the private key is kept
+         *     verified this one (an unverified claim blocks nobody). The platform generates the domain's DKIM key (RSA 2048; the private key is kept
          *     encrypted).
          */
         post: operations["addSmtpDomain"];
@@ -796,7 +796,9 @@ export interface paths {
          * @description Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
          *     found as published; otherwise 200 with a message naming each missing or wrong record. A
          *     domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
-         *     the domain is not the project's.
+         *     the domain is not the project's. Several projects may claim a name while it is unverified
+         *     (each with its own DKIM key, which only the name's owner can publish); 409 when another
+         *     project verified it first.
          */
         post: operations["verifySmtpDomain"];
         delete?: never;
@@ -3200,6 +3202,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -13,8 +13,9 @@ export class SmtpRepository {
     return row;
   }
 
-  async domainByName(domain: string): Promise<SmtpDomainRow | undefined> {
-    const [row] = await this.db.select().from(smtpDomains).where(eq(smtpDomains.domain, domain)).limit(1);
+  /** The project that verified this name, if one did (unverified claims don't own a name). */
+  async verifiedDomainByName(domain: string): Promise<SmtpDomainRow | undefined> {
+    const [row] = await this.db.select().from(smtpDomains).where(and(eq(smtpDomains.domain, domain), eq(smtpDomains.verified, true))).limit(1);
     return row;
   }
 
@@ -29,12 +30,23 @@ export class SmtpRepository {
     return inserted;
   }
 
-  /** Records a verification: each record found or not, and the domain verified when all were (never unverified). */
-  async recordCheck(id: string, check: Record<string, boolean>, at: Date, verifiedNow: boolean): Promise<void> {
-    await this.db
-      .update(smtpDomains)
-      .set({ dnsCheck: check, dnsCheckedAt: at, ...(verifiedNow ? { verified: true, verifiedAt: at } : {}) })
-      .where(eq(smtpDomains.id, id));
+  /** Records a verification's outcome: each record found or not. */
+  async recordCheck(id: string, check: Record<string, boolean>, at: Date): Promise<void> {
+    await this.db.update(smtpDomains).set({ dnsCheck: check, dnsCheckedAt: at }).where(eq(smtpDomains.id, id));
+  }
+
+  /**
+   * Marks the domain verified (never unverified later). False when another project verified the
+   * same name first: the partial unique index decides, so two verifications at once can't both win.
+   */
+  async markVerified(id: string, at: Date): Promise<boolean> {
+    try {
+      const rows = await this.db.update(smtpDomains).set({ verified: true, verifiedAt: at }).where(eq(smtpDomains.id, id)).returning({ id: smtpDomains.id });
+      return rows.length > 0;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
   /** Deletes the domain; its mailboxes go with it (ON DELETE CASCADE). */
@@ -71,4 +83,10 @@ export class SmtpRepository {
       .returning({ id: mailAccounts.id });
     return rows.length > 0;
   }
+}
+
+/** PostgreSQL's unique_violation (23505), from pg or PGlite, bare or wrapped by drizzle. */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
+  return false;
 }

@@ -78,8 +78,12 @@ export class SmtpService {
     const row = await this.projectDomain(project, input);
     const checks = await checkRecords(this.d.dns, this.keys(row));
     const allFound = checks.every((c) => c.found);
-    await this.d.repo.recordCheck(row.id, Object.fromEntries(checks.map((c) => [c.key, c.found])), this.d.clock.now(), allFound && !row.verified);
-    if (allFound && !row.verified) await this.d.onVerifiedDomainsChanged?.();
+    await this.d.repo.recordCheck(row.id, Object.fromEntries(checks.map((c) => [c.key, c.found])), this.d.clock.now());
+    if (allFound && !row.verified) {
+      // Only the owner can publish this claim's own DKIM key; still, one project at most owns a name.
+      if (!(await this.d.repo.markVerified(row.id, this.d.clock.now()))) throw Errors.conflict('This domain is already used by another project');
+      await this.d.onVerifiedDomainsChanged?.();
+    }
     // A domain stays verified once it was: a later DNS outage must not stop its mail.
     if (!allFound) return { verified: row.verified, message: notVerifiedMessage(checks, row.verified), checks };
     return { verified: true, message: 'verified', checks };
@@ -159,7 +163,7 @@ export class SmtpService {
     const own = await this.d.repo.domainOfProject(project.id);
     if (own?.domain === domain) throw Errors.conflict('This domain is already added to this project');
     if (own) throw Errors.conflict(`This project already has a domain (${own.domain}); remove it to add another`);
-    if (await this.d.repo.domainByName(domain)) throw Errors.conflict('This domain is already used by another project');
+    if (await this.d.repo.verifiedDomainByName(domain)) throw Errors.conflict('This domain is already used by another project');
   }
 
   /** The project's domain when `input` names it; any other name (or none yet) is a 404. */

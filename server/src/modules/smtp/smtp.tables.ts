@@ -1,11 +1,13 @@
-import { pgTable, uuid, text, timestamp, boolean, bigint, jsonb } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { pgTable, uuid, text, timestamp, boolean, bigint, jsonb, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables';
 
 /** One mail domain per project (migrations/0009_mail.sql). */
 export const smtpDomains = pgTable('smtp_domains', {
   id: uuid('id').primaryKey().defaultRandom(),
   projectId: uuid('project_id').notNull().unique().references(() => projects.id, { onDelete: 'cascade' }),
-  domain: text('domain').notNull().unique(),
+  /** Claimed by any number of projects while unverified; verified by one at most (index below). */
+  domain: text('domain').notNull(),
   verified: boolean('verified').notNull().default(false),
   verifiedAt: timestamp('verified_at', { withTimezone: true }),
   dkimSelector: text('dkim_selector').notNull(),
@@ -17,7 +19,10 @@ export const smtpDomains = pgTable('smtp_domains', {
   dnsCheck: jsonb('dns_check').$type<Record<string, boolean>>(),
   dnsCheckedAt: timestamp('dns_checked_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [
+  uniqueIndex('smtp_domains_verified_domain_key').on(t.domain).where(sql`verified`),
+  index('smtp_domains_domain_idx').on(t.domain),
+]);
 
 export const mailAccounts = pgTable('mail_accounts', {
   id: uuid('id').primaryKey().defaultRandom(),

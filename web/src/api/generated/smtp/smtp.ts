@@ -57,7 +57,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
 not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
 domain name (e.g., example.com)". 409 when the project already has a domain, or another project
-uses this one. The platform generates the domain's DKIM key (RSA 2048; the private key is kept
+verified this one (an unverified claim blocks nobody). The platform generates the domain's DKIM key (RSA 2048; the private key is kept
 encrypted).
 
  */
@@ -238,7 +238,9 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
  * Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
 found as published; otherwise 200 with a message naming each missing or wrong record. A
 domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
-the domain is not the project's.
+the domain is not the project's. Several projects may claim a name while it is unverified
+(each with its own DKIM key, which only the name's owner can publish); 409 when another
+project verified it first.
 
  */
 export const getVerifySmtpDomainUrl = (projectId: string,) => {
@@ -265,7 +267,7 @@ export const verifySmtpDomain = async (projectId: string,
 
 
 
-export const getVerifySmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+export const getVerifySmtpDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext> => {
 
@@ -292,9 +294,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifySmtpDomainMutationResult = NonNullable<Awaited<ReturnType<typeof verifySmtpDomain>>>
     export type VerifySmtpDomainMutationBody = VerifySmtpDomainBody
-    export type VerifySmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+    export type VerifySmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifySmtpDomain>>,
