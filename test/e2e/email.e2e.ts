@@ -5,7 +5,7 @@
 // quota in MB. Screenshots go to artifacts/e2e/email/.
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
 import { startServer, type RunningServer } from './helpers/server';
-import { startTestDns, txtStrings, type TestDns, type ZoneRecord } from '../smtp/dns-server';
+import { startTestDns, type TestDns } from '../smtp/dns-server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
 jest.setTimeout(120_000);
@@ -82,12 +82,7 @@ maybe('email journey', () => {
       body: JSON.stringify({ project_id: projectId }),
     });
     const details = (await res.json()) as { dnsRecords: { type: string; host: string; value: string; priority?: number }[] };
-    const byName = new Map<string, ZoneRecord[]>();
-    for (const r of details.dnsRecords) {
-      const name = r.host === '@' ? DOMAIN : `${r.host}.${DOMAIN}`;
-      byName.set(name, [...(byName.get(name) ?? []), r.type === 'MX' ? { type: 'MX', exchange: r.value, priority: r.priority! } : { type: 'TXT', data: txtStrings(r.value) }]);
-    }
-    for (const [name, records] of byName) dns.set(name, records);
+    dns.publish(DOMAIN, details.dnsRecords);
 
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('status').filter({ hasText: 'Domain verified' }).waitFor();

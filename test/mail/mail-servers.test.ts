@@ -18,7 +18,7 @@ import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '.
 import { testDriver, urlWithDatabase } from '../helpers/test-db';
 import { createProject, type Project } from '../storage/helpers';
 import { app as endUserApi } from '../auth-users/setup';
-import { startTestDns, txtStrings, type TestDns, type ZoneRecord } from '../smtp/dns-server';
+import { startTestDns, type TestDns } from '../smtp/dns-server';
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
@@ -181,12 +181,7 @@ describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
   it('verifies a domain through the API, and its DKIM key reaches OpenDKIM (not through the database)', async () => {
     expect((await smtp('add_domain', { domain: DOMAIN })).statusCode).toBe(200);
     const details = (await smtp('smtp_domain_details', { project_id: project.id })).json() as { dnsRecords: { type: string; host: string; value: string; priority?: number }[] };
-    const byName = new Map<string, ZoneRecord[]>();
-    for (const r of details.dnsRecords) {
-      const name = r.host === '@' ? DOMAIN : `${r.host}.${DOMAIN}`;
-      byName.set(name, [...(byName.get(name) ?? []), r.type === 'MX' ? { type: 'MX', exchange: r.value, priority: r.priority! } : { type: 'TXT', data: txtStrings(r.value) }]);
-    }
-    for (const [name, records] of byName) dns.set(name, records);
+    dns.publish(DOMAIN, details.dnsRecords);
     const verify = await smtp('smtp_domain_verify', { domain: DOMAIN });
     expect(verify.json()).toEqual({ message: 'verified' });
     const keyTable = fs.readFileSync(path.join(dir, 'state', 'dkim', 'KeyTable'), 'utf8');

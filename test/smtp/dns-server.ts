@@ -11,6 +11,8 @@ export interface TestDns {
   /** Records by lower-case fully qualified name (no trailing dot). */
   zone: Map<string, ZoneRecord[]>;
   set(name: string, records: ZoneRecord[]): void;
+  /** Serves a domain's records as smtp_domain_details lists them (see zoneOf). */
+  publish(domain: string, records: PublishedRecord[], skip?: string[]): void;
   queries: string[];
   close(): Promise<void>;
 }
@@ -22,13 +24,40 @@ export function txtStrings(value: string): string[] {
   return out;
 }
 
-export async function startTestDns(): Promise<TestDns> {
+/** A DNS record as smtp_domain_details lists it. */
+export interface PublishedRecord {
+  type: string;
+  host: string;
+  value: string;
+  priority?: number;
+}
+
+/**
+ * The zone entries that publish a domain's records (host "@" is the domain itself), leaving out
+ * the kinds in `skip` ("mx", "spf", "dmarc", "dkim"): their names answer with no record.
+ */
+export function zoneOf(domain: string, records: PublishedRecord[], skip: string[] = []): Map<string, ZoneRecord[]> {
+  const byName = new Map<string, ZoneRecord[]>();
+  for (const r of records) {
+    const name = (r.host === '@' ? domain : `${r.host}.${domain}`).toLowerCase();
+    const kind = r.type === 'MX' ? 'mx' : r.host === '@' ? 'spf' : r.host === '_dmarc' ? 'dmarc' : 'dkim';
+    const list = byName.get(name) ?? [];
+    byName.set(name, list);
+    if (skip.includes(kind)) continue;
+    list.push(r.type === 'MX' ? { type: 'MX', exchange: r.value, priority: r.priority ?? 10 } : { type: 'TXT', data: txtStrings(r.value) });
+  }
+  return byName;
+}
+
+/** Listens on 127.0.0.1: `port`, or a random free high port. */
+export async function startTestDns(options: { port?: number; address?: string } = {}): Promise<TestDns> {
   const zone = new Map<string, ZoneRecord[]>();
   const queries: string[] = [];
   let server: DnsServer | undefined;
   let port = 0;
-  for (let attempt = 0; attempt < 20 && !server; attempt++) {
-    port = 20000 + Math.floor(Math.random() * 40000);
+  const address = options.address ?? '127.0.0.1';
+  for (let attempt = 0; attempt < (options.port ? 1 : 20) && !server; attempt++) {
+    port = options.port ?? 20000 + Math.floor(Math.random() * 40000);
     const candidate = createServer({
       udp: true,
       tcp: true,
@@ -49,19 +78,23 @@ export async function startTestDns(): Promise<TestDns> {
       },
     });
     try {
-      await candidate.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } });
+      await candidate.listen({ udp: { port, address }, tcp: { port, address } });
       server = candidate;
-    } catch {
+    } catch (err) {
       await candidate.close().catch(() => undefined);
+      if (options.port) throw err;
     }
   }
   if (!server) throw new Error('no free port for the test DNS server');
   const s = server;
   return {
-    server: `127.0.0.1:${port}`,
+    server: `${address}:${port}`,
     zone,
     queries,
     set: (name, records) => void zone.set(name.toLowerCase(), records),
+    publish: (domain, records, skip) => {
+      for (const [name, list] of zoneOf(domain, records, skip)) zone.set(name, list);
+    },
     close: () => s.close(),
   };
 }

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
 import { createProject, type Project } from '../storage/helpers';
 import { verifyMailboxPassword } from '../../server/src/modules/smtp/mailbox-password';
-import { startTestDns, txtStrings, type TestDns, type ZoneRecord } from './dns-server';
+import { startTestDns, txtStrings, type TestDns } from './dns-server';
 
 jest.setTimeout(60_000);
 
@@ -49,18 +49,7 @@ interface Record_ {
 const details = async (token = dev.token, projectId = project.id) => (await smtp('smtp_domain_details', { project_id: projectId }, token, projectId)).json() as { domain: string | null; date: string | null; verified: boolean; dnsRecords: Record_[]; webmail_url?: string };
 
 /** Publishes the records the platform asks for in the local DNS (DKIM as strings of ≤ 255 bytes). */
-function publish(domain: string, records: Record_[], skip: string[] = []) {
-  const byName = new Map<string, ZoneRecord[]>();
-  for (const r of records) {
-    const name = r.host === '@' ? domain : `${r.host}.${domain}`;
-    const kind = r.type === 'MX' ? 'mx' : r.host === '@' ? 'spf' : r.host === '_dmarc' ? 'dmarc' : 'dkim';
-    const list = byName.get(name) ?? [];
-    byName.set(name, list);
-    if (skip.includes(kind)) continue;
-    list.push(r.type === 'MX' ? { type: 'MX', exchange: r.value, priority: r.priority! } : { type: 'TXT', data: txtStrings(r.value) });
-  }
-  for (const [name, list] of byName) dns.set(name, list);
-}
+const publish = (domain: string, records: Record_[], skip: string[] = []) => dns.publish(domain, records, skip);
 
 const count = async (sql: string, params: unknown[] = []) => Number((await t.database.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, params))[0].n);
 const rowsOf = async () => ({ domains: await count('smtp_domains'), accounts: await count('mail_accounts') });
