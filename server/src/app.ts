@@ -33,6 +33,7 @@ import { createObjectStore } from './modules/storage/object-store.factory';
 import type { ObjectStore } from './modules/storage/object-store';
 import { systemPlugin } from './modules/system/system.handlers';
 import { smtpPlugin } from './modules/smtp/smtp.module';
+import { databasePlugin } from './modules/database/database.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authUsersPlugin);
   await app.register(storagePlugin);
   await app.register(smtpPlugin);
+  await app.register(databasePlugin);
   await app.register(contactPlugin);
   await app.register(systemPlugin);
   await app.register(contractPlugin);

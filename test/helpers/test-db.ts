@@ -48,10 +48,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       database,
       name,
       drop: async () => {
+        // Roles are the cluster's, not the database's: the projects' roles go with the test database.
+        const roles = await database
+          .query<{ role: string }>('SELECT owner_role AS role FROM project_databases UNION ALL SELECT app_role FROM project_databases')
+          .catch(() => []);
         await database.close();
         const a = await openDatabase({ databaseUrl: process.env.DATABASE_URL, migrate: false, poolSize: 1 });
         try {
           await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          for (const { role } of roles) await a.query(`DROP ROLE IF EXISTS "${role.replace(/"/g, '""')}"`);
         } finally {
           await a.close();
         }

@@ -16,9 +16,20 @@ export interface Database {
   exec: SqlExecutor;
   /** Applies pending migrations on one connection (advisory locks are per session). */
   migrate(): Promise<string[]>;
+  /**
+   * One transaction on one connection, every statement over the extended protocol (one statement
+   * per call: text can never smuggle a second one). Rolled back when fn throws.
+   */
+  transaction<T>(fn: (tx: TxClient) => Promise<T>): Promise<T>;
+  /** Calls onPayload for each NOTIFY on channel, from any connection or instance; resolves to unlisten. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /** PGlite only: the data dir as a tarball (a fast template for tests). */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+export interface TxClient {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
 export interface DatabaseOptions {
@@ -63,7 +74,63 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         conn.release();
       }
     },
+    transaction: async (fn) => {
+      const conn = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await conn.query('BEGIN');
+        const tx: TxClient = {
+          query: async <T>(text: string, values: unknown[] = []) => (await conn.query(extended(text, values))).rows as T[],
+        };
+        const result = await fn(tx);
+        await conn.query('COMMIT');
+        return result;
+      } catch (err) {
+        await conn.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        // A connection that could not roll back is closed rather than reused.
+        conn.release(broken);
+      }
+    },
+    listen: (channel, onPayload) => listenPostgres(opts.databaseUrl!, channel, onPayload),
     close: () => pool.end(),
+  };
+}
+
+/** pg's extended protocol even without parameters (queryMode is not in @types/pg). */
+function extended(text: string, values: unknown[]): import('pg').QueryConfig {
+  return { text, values, queryMode: 'extended' } as import('pg').QueryConfig;
+}
+
+/**
+ * LISTEN on a dedicated connection (a pooled one would be handed to others), reconnecting after
+ * a network error; notifications sent while it was down are lost, so subscribers should not
+ * rely on every event arriving (an SSE client reconnects and re-reads).
+ */
+async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  const { Client } = await import('pg');
+  let client: InstanceType<typeof Client> | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new Client({ connectionString: url });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+    });
+    c.on('error', () => {
+      void c.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }
 
@@ -89,6 +156,10 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
       await client.exec(sql);
     },
     migrate: () => runMigrations(async (sql) => void (await client.exec(sql)), query),
+    transaction: (fn) =>
+      client.transaction((tx) => fn({ query: async <T>(text: string, values: unknown[] = []) => (await tx.query<T>(text, values)).rows })),
+    // In process: PGlite is one connection, so its LISTEN is the whole platform's.
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
     dump: async () => (await client.dumpDataDir('gzip')) as Blob,
     close: () => client.close(),
   };

@@ -8,5 +8,6 @@ import * as storageTables from '../modules/storage/storage.tables';
 import * as hostingTables from '../modules/hosting/hosting.tables';
 import { siteIdentities } from '../modules/hosting/site-identities';
 import * as smtpTables from '../modules/smtp/smtp.tables';
+import * as databaseTables from '../modules/database/database.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables, ...databaseTables };

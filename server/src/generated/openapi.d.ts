@@ -262,6 +262,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/db/v1/{table}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Live changes of a table as Server-Sent Events (text/event-stream), across every instance of
+         *     the platform: an `INSERT`, `UPDATE` or `DELETE` event for each row change the caller may read
+         *     under the table's access rule, with data `{"type","table","record"}` (for DELETE,
+         *     `old_record` with the primary key, and owner_id under the `owner` rule). The stream opens with
+         *     a `ready` event and sends a comment every 25 s. Same credentials as select; 403 when the
+         *     caller may not read the table.
+         */
+        get: operations["subscribeDbChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/db/v1/{table}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Deletes the rows the filters match among those the caller may write.
+         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
+         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
+         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
+         *     allows no such call.
+         */
+        post: operations["deleteDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/db/v1/{table}/insert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Inserts one or many rows (with the `owner` rule, owner_id is the end user).
+         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
+         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
+         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
+         *     allows no such call.
+         */
+        post: operations["insertDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/db/v1/{table}/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
+         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
+         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
+         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
+         *     allows no such call.
+         */
+        post: operations["selectDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/db/v1/{table}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Updates the rows the filters match among those the caller may write.
+         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
+         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
+         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
+         *     allows no such call.
+         */
+        post: operations["updateDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/developers/{id}": {
         parameters: {
             query?: never;
@@ -497,6 +613,235 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["getContainerStats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/add_column": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400). */
+        post: operations["addDbColumn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/create_table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a table with typed columns. With no primary key column, an `id bigint` column generated
+         *     by default as identity is added first. A foreign key names a column of another table of the
+         *     project. 409 when the name is taken. The new table's access rule is `none` (no app access) unless
+         *     `access` says otherwise.
+         */
+        post: operations["createDbTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/drop_column": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Drops a column. A primary key column, and `owner_id` of a table with the `owner` rule, can't be
+         *     dropped (409); nor the last column.
+         */
+        post: operations["dropDbColumn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/drop_table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Drops a table and its rows, after the developer typed its name: `confirm` must equal `name`
+         *     (400 otherwise). 409 when another table's foreign key references it.
+         */
+        post: operations["dropDbTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/rename_column": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed. */
+        post: operations["renameDbColumn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/set_access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Sets a table's app access rule (DbAccess); the database's row-level security policies and grants
+         *     change in the same transaction. `owner` adds an `owner_id uuid` column when the table has none
+         *     (existing rows get null: no end user owns them).
+         */
+        post: operations["setDbTableAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/sql": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Runs one read-only query (SELECT, WITH, VALUES or TABLE) against the project's schema as the
+         *     project's role, in a read-only transaction with the statement timeout; at most 1,000 rows are
+         *     returned. A statement that is not a query, or several statements, is a 400; an error of the query
+         *     itself (syntax, unknown table, a table of the platform or another project) is a 422 with
+         *     PostgreSQL's message; a query over the timeout is a 422 too.
+         */
+        post: operations["runDbSql"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The project's tables (its own PostgreSQL schema) with their columns, primary key, row count,
+         *     size on disk, last modification and app access rule, and the database's size against the plan's
+         *     limit. The schema and its roles are made on the project's first database call.
+         */
+        post: operations["listDbTables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/tables/{table}/rows/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Deletes the rows the filters match, as the project owner. */
+        post: operations["consoleDeleteDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/tables/{table}/rows/insert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Inserts rows as the project owner. */
+        post: operations["consoleInsertDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/tables/{table}/rows/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply). */
+        post: operations["consoleSelectDbRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/database/tables/{table}/rows/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Updates the rows the filters match, as the project owner. */
+        post: operations["consoleUpdateDbRows"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1154,6 +1499,159 @@ export interface components {
             status?: string;
             tx_mb: number;
         };
+        /**
+         * @description Who may use the table through the app API (/api/db/v1), enforced by row-level security
+         *     policies in the database: `none` (no app access; the default), `read` (any caller with the
+         *     project's key may read; nobody may write), `signed_in` (signed-in end users may read and
+         *     write every row; callers with only the key get nothing), `owner` (each row belongs to the end
+         *     user who inserted it, by its `owner_id` column, which the platform adds and fills; an end user
+         *     reads and writes only their own rows).
+         * @enum {string}
+         */
+        DbAccess: "none" | "read" | "signed_in" | "owner";
+        DbColumn: {
+            /** @description As given at creation (`now()`, `auto_increment`, a literal), or null. */
+            default: string | null;
+            name: string;
+            nullable: boolean;
+            primary_key: boolean;
+            references: {
+                column: string;
+                table: string;
+            } | null;
+            /** @description One of DbColumnType; another type PostgreSQL reports is given by its name. */
+            type: string;
+            unique: boolean;
+        };
+        DbColumnSpec: {
+            /**
+             * @description A value of the column's type as text ("0", "true", "hello", '{"a":1}'), or one of the
+             *     expressions `now()` (timestamptz), `gen_random_uuid()` (uuid) and `auto_increment`
+             *     (integer or bigint: generated by default as identity). Anything else is taken as a
+             *     literal, never as SQL; a literal the type can't hold is a 400.
+             */
+            default?: string | null;
+            name: components["schemas"]["DbIdentifier"];
+            not_null?: boolean;
+            /** @description Part of the primary key (then also not null). A table created with no primary key column gets `id bigint` generated by default as identity. */
+            primary_key?: boolean;
+            /** @description A foreign key to a column of another table of the same project (its primary key or a unique column). */
+            references?: {
+                column: components["schemas"]["DbIdentifier"];
+                table: components["schemas"]["DbIdentifier"];
+            };
+            type: components["schemas"]["DbColumnType"];
+            unique?: boolean;
+        };
+        /** @enum {string} */
+        DbColumnType: "text" | "integer" | "bigint" | "numeric" | "boolean" | "timestamptz" | "jsonb" | "uuid";
+        DbDelete: {
+            /** @description At least one: there is no unfiltered delete. */
+            filters: components["schemas"]["DbFilter"][];
+        };
+        /**
+         * @description One condition; several are joined with AND. `value` is a value of the column's type (JSON
+         *     number, string, boolean, object for jsonb); for `in` an array of up to 100 of them; for
+         *     `is_null` true (IS NULL) or false (IS NOT NULL). `like` and `ilike` take a SQL pattern (% and _).
+         */
+        DbFilter: {
+            column: components["schemas"]["DbIdentifier"];
+            /** @enum {string} */
+            op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "in" | "is_null";
+            value?: unknown;
+        };
+        DbFilters: components["schemas"]["DbFilter"][];
+        /**
+         * @description A table or column name: 1 to 63 bytes (UTF-8), starting with a letter or underscore, then
+         *     letters, digits or underscores (Unicode letters allowed), not starting with "pg_" or
+         *     "hb_" (the platform's). Stored exactly as given (case kept) and always quoted in SQL. The
+         *     server answers 400 naming the rule a name breaks.
+         */
+        DbIdentifier: string;
+        DbInsert: {
+            /** @description One or more rows, each with the same columns (column name → value); a column left out takes its default. */
+            rows: {
+                [key: string]: unknown;
+            }[];
+        };
+        DbRowPage: {
+            next_page: number | null;
+            page: number;
+            /** @description 100. */
+            page_size: number;
+            rows: {
+                [key: string]: unknown;
+            }[];
+            /** @description With count: true. */
+            total?: number;
+        };
+        DbRowsChanged: {
+            count: number;
+            /** @description "inserted", "updated" or "deleted". */
+            message: string;
+            /** @description The rows as written (for deletes, as they were), at most 1000. */
+            rows: {
+                [key: string]: unknown;
+            }[];
+        };
+        DbSelect: {
+            /** @description The columns to return (all when absent). */
+            columns?: components["schemas"]["DbIdentifier"][];
+            /** @description Also count every row the filters match (total). */
+            count?: boolean;
+            filters?: components["schemas"]["DbFilters"];
+            order?: {
+                /** @default true */
+                ascending: boolean;
+                column: components["schemas"]["DbIdentifier"];
+            }[];
+            page?: number;
+        };
+        DbSqlResult: {
+            columns: {
+                name: string;
+                type: string;
+            }[];
+            duration_ms: number;
+            row_count: number;
+            /** @description Each row as an array in the columns' order (names may repeat). */
+            rows: unknown[][];
+            /** @description More rows than the 1,000 returned. */
+            truncated: boolean;
+        };
+        DbTable: {
+            access: components["schemas"]["DbAccess"];
+            columns: components["schemas"]["DbColumn"][];
+            /**
+             * Format: date-time
+             * @description The last insert, update or delete (by any caller), or the last change of its columns; null when unknown.
+             */
+            last_modified: string | null;
+            name: string;
+            primary_key: string[];
+            /** @description Exact up to 100,000 rows; above that PostgreSQL's estimate (row_count_estimated). */
+            row_count: number;
+            row_count_estimated?: boolean;
+            /** @description On disk: the table, its indexes and TOAST. */
+            size_bytes: number;
+        };
+        DbTableList: {
+            /** @description The plan's database limit; absent when the plan has none. */
+            limit_bytes?: number;
+            /** @description The project's database on disk (every table). */
+            size_bytes: number;
+            tables: components["schemas"]["DbTable"][];
+            /** @description Database size of all the account's projects: the plan's limit applies to it. */
+            usage_bytes?: number;
+        };
+        DbUpdate: {
+            /** @description At least one: there is no unfiltered update. */
+            filters: components["schemas"]["DbFilter"][];
+            /** @description Column name → new value. */
+            values: {
+                [key: string]: unknown;
+            };
+        };
         Deployment: {
             /** Format: date-time */
             created_at: string;
@@ -1431,6 +1929,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The credentials are valid but the table's access rule does not allow this call. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists under another method; `Allow` lists the methods it answers. */
         MethodNotAllowed: {
             headers: {
@@ -1465,6 +1972,19 @@ export interface components {
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
          */
         PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description PostgreSQL refused the statement (a value the column's type can't hold is a 400 instead):
+         *     the message is PostgreSQL's, e.g. a syntax error, an unknown table or column, or "canceling
+         *     statement due to statement timeout" (5 s).
+         */
+        QueryFailed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1533,6 +2053,9 @@ export interface components {
     };
     parameters: {
         ProjectId: string;
+        TableName: string;
+        /** @description A table of the key's project. */
+        TableNameApp: string;
         Token: string;
     };
     requestBodies: never;
@@ -2076,6 +2599,187 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    subscribeDbChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A table of the key's project. */
+                table: components["parameters"]["TableNameApp"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+        };
+    };
+    deleteDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A table of the key's project. */
+                table: components["parameters"]["TableNameApp"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DbDelete"];
+            };
+        };
+        responses: {
+            /** @description "deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowsChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    insertDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A table of the key's project. */
+                table: components["parameters"]["TableNameApp"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DbInsert"];
+            };
+        };
+        responses: {
+            /** @description "inserted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowsChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    selectDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A table of the key's project. */
+                table: components["parameters"]["TableNameApp"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DbSelect"];
+            };
+        };
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    updateDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A table of the key's project. */
+                table: components["parameters"]["TableNameApp"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DbUpdate"];
+            };
+        };
+        responses: {
+            /** @description "updated" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowsChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
     getDeveloper: {
         parameters: {
             query?: never;
@@ -2582,6 +3286,456 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addDbColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    column: components["schemas"]["DbColumnSpec"];
+                    table: components["schemas"]["DbIdentifier"];
+                };
+            };
+        };
+        responses: {
+            /** @description The table after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    createDbTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    access?: components["schemas"]["DbAccess"];
+                    columns: components["schemas"]["DbColumnSpec"][];
+                    name: components["schemas"]["DbIdentifier"];
+                };
+            };
+        };
+        responses: {
+            /** @description The table as created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    dropDbColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    column: components["schemas"]["DbIdentifier"];
+                    table: components["schemas"]["DbIdentifier"];
+                };
+            };
+        };
+        responses: {
+            /** @description The table after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    dropDbTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    confirm: string;
+                    name: components["schemas"]["DbIdentifier"];
+                };
+            };
+        };
+        responses: {
+            /** @description "dropped" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    renameDbColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    column: components["schemas"]["DbIdentifier"];
+                    new_name: components["schemas"]["DbIdentifier"];
+                    table: components["schemas"]["DbIdentifier"];
+                };
+            };
+        };
+        responses: {
+            /** @description The table after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setDbTableAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    access: components["schemas"]["DbAccess"];
+                    table: components["schemas"]["DbIdentifier"];
+                };
+            };
+        };
+        responses: {
+            /** @description The table after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    runDbSql: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbSqlResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    listDbTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The tables */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbTableList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    consoleDeleteDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                table: components["parameters"]["TableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DbDelete"];
+            };
+        };
+        responses: {
+            /** @description "deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowsChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    consoleInsertDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                table: components["parameters"]["TableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DbInsert"];
+            };
+        };
+        responses: {
+            /** @description "inserted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowsChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    consoleSelectDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                table: components["parameters"]["TableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DbSelect"];
+            };
+        };
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
+        };
+    };
+    consoleUpdateDbRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                table: components["parameters"]["TableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DbUpdate"];
+            };
+        };
+        responses: {
+            /** @description "updated" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbRowsChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["QueryFailed"];
         };
     };
     deleteProject: {

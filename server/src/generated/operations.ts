@@ -13,6 +13,12 @@ export const operations = [
     "tag": "authUsers"
   },
   {
+    "operationId": "addDbColumn",
+    "method": "POST",
+    "path": "/project/{projectId}/database/add_column",
+    "tag": "database"
+  },
+  {
     "operationId": "addSmtpAccount",
     "method": "POST",
     "path": "/project/{projectId}/smtp/add_account",
@@ -79,6 +85,36 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "consoleDeleteDbRows",
+    "method": "POST",
+    "path": "/project/{projectId}/database/tables/{table}/rows/delete",
+    "tag": "database"
+  },
+  {
+    "operationId": "consoleInsertDbRows",
+    "method": "POST",
+    "path": "/project/{projectId}/database/tables/{table}/rows/insert",
+    "tag": "database"
+  },
+  {
+    "operationId": "consoleSelectDbRows",
+    "method": "POST",
+    "path": "/project/{projectId}/database/tables/{table}/rows/select",
+    "tag": "database"
+  },
+  {
+    "operationId": "consoleUpdateDbRows",
+    "method": "POST",
+    "path": "/project/{projectId}/database/tables/{table}/rows/update",
+    "tag": "database"
+  },
+  {
+    "operationId": "createDbTable",
+    "method": "POST",
+    "path": "/project/{projectId}/database/create_table",
+    "tag": "database"
+  },
+  {
     "operationId": "createOrder",
     "method": "POST",
     "path": "/create-order/",
@@ -103,6 +139,12 @@ export const operations = [
     "tag": "authUsers"
   },
   {
+    "operationId": "deleteDbRows",
+    "method": "POST",
+    "path": "/db/v1/{table}/delete",
+    "tag": "data"
+  },
+  {
     "operationId": "deleteObjects",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/delete",
@@ -119,6 +161,18 @@ export const operations = [
     "method": "GET",
     "path": "/s3/object-storage/{segment}/{objectId}",
     "tag": "storage"
+  },
+  {
+    "operationId": "dropDbColumn",
+    "method": "POST",
+    "path": "/project/{projectId}/database/drop_column",
+    "tag": "database"
+  },
+  {
+    "operationId": "dropDbTable",
+    "method": "POST",
+    "path": "/project/{projectId}/database/drop_table",
+    "tag": "database"
   },
   {
     "operationId": "endUserConfirmEmail",
@@ -253,10 +307,22 @@ export const operations = [
     "tag": "smtp"
   },
   {
+    "operationId": "insertDbRows",
+    "method": "POST",
+    "path": "/db/v1/{table}/insert",
+    "tag": "data"
+  },
+  {
     "operationId": "listAuthUsers",
     "method": "POST",
     "path": "/project/{projectId}/auth/users_list",
     "tag": "authUsers"
+  },
+  {
+    "operationId": "listDbTables",
+    "method": "POST",
+    "path": "/project/{projectId}/database/tables",
+    "tag": "database"
   },
   {
     "operationId": "listDeployments",
@@ -313,6 +379,12 @@ export const operations = [
     "tag": "smtp"
   },
   {
+    "operationId": "renameDbColumn",
+    "method": "POST",
+    "path": "/project/{projectId}/database/rename_column",
+    "tag": "database"
+  },
+  {
     "operationId": "resetAuthUserPassword",
     "method": "POST",
     "path": "/project/{projectId}/auth/reset_password",
@@ -331,10 +403,28 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "runDbSql",
+    "method": "POST",
+    "path": "/project/{projectId}/database/sql",
+    "tag": "database"
+  },
+  {
+    "operationId": "selectDbRows",
+    "method": "POST",
+    "path": "/db/v1/{table}/select",
+    "tag": "data"
+  },
+  {
     "operationId": "sendEmailVerification",
     "method": "POST",
     "path": "/send_email_verification",
     "tag": "accounts"
+  },
+  {
+    "operationId": "setDbTableAccess",
+    "method": "POST",
+    "path": "/project/{projectId}/database/set_access",
+    "tag": "database"
   },
   {
     "operationId": "startPayment",
@@ -349,6 +439,12 @@ export const operations = [
     "tag": "contact"
   },
   {
+    "operationId": "subscribeDbChanges",
+    "method": "GET",
+    "path": "/db/v1/{table}/changes",
+    "tag": "data"
+  },
+  {
     "operationId": "toggleMfa",
     "method": "POST",
     "path": "/toggle-mfa",
@@ -359,6 +455,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/auth/settings",
     "tag": "authUsers"
+  },
+  {
+    "operationId": "updateDbRows",
+    "method": "POST",
+    "path": "/db/v1/{table}/update",
+    "tag": "data"
   },
   {
     "operationId": "uploadObject",

@@ -100,6 +100,7 @@ export const CONTRACT_MODULES = [
   'hostbase-storage',
   'hostbase-hosting',
   'hostbase-smtp',
+  'hostbase-database',
   'hostbase-contact',
 ];
 

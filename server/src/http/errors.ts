@@ -29,6 +29,7 @@ export const ErrorCode = {
   Internal: 'INTERNAL',
   NotImplemented: 'NOT_IMPLEMENTED',
   Unavailable: 'UNAVAILABLE',
+  QueryFailed: 'QUERY_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | `FST_${string}`;
 
@@ -75,6 +76,8 @@ export const Errors = {
   notImplemented: (operationId: string) =>
     new AppError(501, ErrorCode.NotImplemented, `${operationId} is in the contract but not implemented yet`),
   unavailable: (message = 'Service temporarily unavailable') => new AppError(503, ErrorCode.Unavailable, message),
+  /** PostgreSQL refused a project's statement (syntax, unknown column, timeout): its own message. */
+  queryFailed: (message: string) => new AppError(422, ErrorCode.QueryFailed, message),
 } as const;
 
 function humanSeconds(s: number): string {

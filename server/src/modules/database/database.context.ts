@@ -1,0 +1,26 @@
+// What the database module's services share: the platform's database, the project's schema and
+// roles (made on first use), and sessions as those roles.
+import type { Deps } from '../../deps';
+import type { ProjectRow } from '../projects/projects.tables';
+import { Provisioning } from './provisioning';
+import { inTenantSession, type TenantSessionOptions, type TenantTx } from './tenant-session';
+import type { ProjectDatabaseRow } from './database.tables';
+
+export class DatabaseContext {
+  readonly provisioning: Provisioning;
+
+  constructor(readonly deps: Deps) {
+    this.provisioning = new Provisioning(deps.database, deps.db);
+  }
+
+  /** The project's schema and roles, made on the first call. */
+  names(project: Pick<ProjectRow, 'id'>): Promise<ProjectDatabaseRow> {
+    return this.provisioning.ensure(project.id);
+  }
+
+  /** fn in a transaction as the project's role (see tenant-session.ts). */
+  async session<T>(project: Pick<ProjectRow, 'id'>, options: TenantSessionOptions, fn: (tx: TenantTx, names: ProjectDatabaseRow) => Promise<T>): Promise<T> {
+    const names = await this.names(project);
+    return inTenantSession(this.deps.database, names, options, (tx) => fn(tx, names));
+  }
+}

@@ -1,0 +1,34 @@
+// The project database (issue 12): each project's own PostgreSQL schema and roles, the console's
+// table editor and SQL box, the apps' row API under access rules, and live changes.
+// As a plugin: decorates app.projectDatabase; drops a project's schema and roles with the project.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Deps } from '../../deps';
+import { DatabaseContext } from './database.context';
+import { createSchemaHandlers } from './schema.handlers';
+import { createRowsHandlers } from './rows.handlers';
+import { createChangesHandlers } from './changes.handlers';
+
+export function createDatabaseModule(deps: Deps) {
+  const ctx = new DatabaseContext(deps);
+  return {
+    ctx,
+    handlers: { ...createSchemaHandlers(ctx), ...createRowsHandlers(ctx), ...createChangesHandlers(ctx) },
+  };
+}
+
+export const databasePlugin = fp(
+  async (app: FastifyInstance) => {
+    const database = createDatabaseModule(app.deps);
+    app.decorate('projectDatabase', database.ctx);
+    app.projects.onDelete('database', (project) => database.ctx.provisioning.drop(project.id));
+    app.contractParts.add('database', database);
+  },
+  { name: 'hostbase-database', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users'], decorators: { fastify: ['deps'] } },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    projectDatabase: DatabaseContext;
+  }
+}

@@ -1,0 +1,57 @@
+// Every statement of a project's database runs here: in a transaction that first sets, as the
+// platform, the end user (hostbase.uid, read by the row-level security policies), the statement
+// timeout and the search_path, and then becomes the project's role with SET LOCAL ROLE. The role
+// can't leave itself (set_config is revoked from PUBLIC: migrations/0010), so whatever a call
+// sends, it sees only what the project's role may see.
+import type { Database, TxClient } from '../../db/client';
+import { quoteIdent } from './identifiers';
+import type { ProjectDatabaseRow } from './database.tables';
+
+export const STATEMENT_TIMEOUT_MS = 5000;
+
+export type TenantRole = 'owner' | 'app';
+
+export interface TenantSessionOptions {
+  role: TenantRole;
+  /** The signed-in end user (app calls), or null. */
+  endUserId?: string | null;
+  readOnly?: boolean;
+  timeoutMs?: number;
+}
+
+export interface TenantTx extends TxClient {
+  /**
+   * Runs fn as the platform within the same transaction (to write the platform's own records
+   * with the tenant's change), then becomes the project's role again. Only for the platform's
+   * own statements: never with text a caller sent.
+   */
+  asPlatform<R>(fn: () => Promise<R>): Promise<R>;
+}
+
+export async function inTenantSession<T>(
+  database: Database,
+  project: ProjectDatabaseRow,
+  options: TenantSessionOptions,
+  fn: (tx: TenantTx) => Promise<T>,
+): Promise<T> {
+  const role = quoteIdent(options.role === 'owner' ? project.ownerRole : project.appRole);
+  return database.transaction(async (tx) => {
+    if (options.readOnly) await tx.query('SET TRANSACTION READ ONLY');
+    await tx.query(
+      `SELECT set_config('hostbase.uid', $1, true), set_config('statement_timeout', $2, true), set_config('search_path', $3, true)`,
+      [options.endUserId ?? '', String(options.timeoutMs ?? STATEMENT_TIMEOUT_MS), quoteIdent(project.schemaName)],
+    );
+    await tx.query(`SET LOCAL ROLE ${role}`);
+    return fn({
+      query: (sql, params) => tx.query(sql, params),
+      asPlatform: async (platformFn) => {
+        await tx.query('RESET ROLE');
+        try {
+          return await platformFn();
+        } finally {
+          await tx.query(`SET LOCAL ROLE ${role}`);
+        }
+      },
+    });
+  });
+}
