@@ -120,6 +120,8 @@ test('signed_in rule: signed-in callers see every change; the key alone sees non
   const signedIn = await listen(project, 'posts', user.accessToken);
   const key = await listen(project, 'posts');
   await asApp(ctx, project, user.id, (tx) => tx.query("INSERT INTO posts VALUES (7, 'hello')"));
+  // (A row is read back when its notice is handled: one deleted before that shows only its delete.)
+  await signedIn.waitFor(1);
   await asApp(ctx, project, user.id, (tx) => tx.query('DELETE FROM posts WHERE id = 7'));
   const got = await signedIn.waitFor(2);
   expect(got.map((e) => e.event)).toEqual(['INSERT', 'DELETE']);
