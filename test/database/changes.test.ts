@@ -153,6 +153,40 @@ test('a stream whose caller loses read access ends with an error event', async (
   expect(s.changes()).toEqual([{ event: 'error', data: { message: "The table's access rule no longer lets this caller read it" } }]);
 });
 
+test('a batch of 150 rows in one statement arrives as 150 events, in order', async () => {
+  const project = await createProject(t, dev);
+  await makeTable(ctx, project, 'notes', NOTES, 'read');
+  const s = await listen(project, 'notes');
+  await asOwner(ctx, project, (tx) => tx.query("INSERT INTO notes SELECT g, 'n' || g FROM generate_series(1, 150) g"));
+  const got = await s.waitFor(150);
+  expect(got.map((e) => (e.data as { record: { id: number } }).record.id)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+});
+
+test('more changes at once than a table may have waiting: its streams end with an error event (reconnect and re-read)', async () => {
+  const project = await createProject(t, dev);
+  await makeTable(ctx, project, 'notes', NOTES, 'read');
+  const s = await listen(project, 'notes');
+  const before = CHANGES_LIMITS.pendingNotices;
+  CHANGES_LIMITS.pendingNotices = 2;
+  try {
+    await asOwner(ctx, project, (tx) => tx.query("INSERT INTO notes SELECT g, 'n' FROM generate_series(1, 300) g"));
+    await s.ended;
+  } finally {
+    CHANGES_LIMITS.pendingNotices = before;
+  }
+  expect(s.changes().at(-1)).toEqual({ event: 'error', data: { message: 'Too many changes at once for live changes to follow; reconnect and re-read' } });
+});
+
+test('HEAD answers the stream\'s headers without keeping a stream open', async () => {
+  const project = await createProject(t, dev);
+  await makeTable(ctx, project, 'notes', NOTES, 'read');
+  const before = t.app.projectDatabaseChanges.size;
+  const res = await t.app.inject({ method: 'HEAD', url: '/api/db/v1/notes/changes', headers: { 'x-api-key': project.authKey } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+  expect(t.app.projectDatabaseChanges.size).toBeLessThanOrEqual(before);
+});
+
 describe('subscribing', () => {
   test('none rule: 403', async () => {
     const project = await createProject(t, dev);
@@ -219,8 +253,13 @@ test('closing the app ends its streams cleanly (and close does not wait for them
   await makeTable(ctx, project, 'notes', NOTES, 'read');
   const second = await buildApp({ ...t.config, webDir: undefined }, { database: t.database, logger: false });
   await second.ready();
-  const s = await subscribe(await baseUrl(second), 'notes', { 'x-api-key': project.authKey });
+  // A fresh hub reads its keep-alive period when it starts listening.
+  const keepAliveMs = CHANGES_LIMITS.keepAliveMs;
+  CHANGES_LIMITS.keepAliveMs = 50;
+  const s = await subscribe(await baseUrl(second), 'notes', { 'x-api-key': project.authKey }).finally(() => (CHANGES_LIMITS.keepAliveMs = keepAliveMs));
   expect(s.status).toBe(200);
+  await settle(150);
+  expect(s.comments).toContain('keep-alive');
   const started = Date.now();
   await second.close();
   await s.ended;
