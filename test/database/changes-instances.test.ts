@@ -102,3 +102,26 @@ test('owner rule across instances: each end user sees exactly their own rows, wh
   expect(u2OnB.changes()).toEqual(u2Sees);
   expect(keyOnB.changes()).toEqual([]);
 });
+
+// PostgreSQL only: the LISTEN connection is a real one that can be lost (PGlite's is in process).
+const onPostgres = testDriver() === 'postgres' ? test : test.skip;
+onPostgres('a lost LISTEN connection ends the streams with an error event; the next stream listens afresh', async () => {
+  const project = await createProject(t, dev);
+  await makeTable(a.projectDatabase, project, 'notes', 'id integer PRIMARY KEY, body text', 'read');
+  const streams = [await listen(a, project.authKey, 'notes'), await listen(b, project.authKey, 'notes')];
+  const listeners = () => t.database.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'");
+  expect(await listeners()).toHaveLength(2);
+  for (const { pid } of await listeners()) await t.database.query('SELECT pg_terminate_backend($1)', [pid]);
+  for (const s of streams) {
+    await s.ended;
+    expect(s.changes()).toEqual([{ event: 'error', data: { message: 'Live changes lost their connection to the database; reconnect and re-read' } }]);
+  }
+
+  // The next stream on each instance listens afresh, and sees rows written through either instance.
+  const again = [await listen(a, project.authKey, 'notes'), await listen(b, project.authKey, 'notes')];
+  await asOwner(b.projectDatabase, project, (tx) => tx.query("INSERT INTO notes VALUES (1, 'after')"));
+  for (const s of again) expect((await s.waitFor(1))[0].data).toEqual({ type: 'INSERT', table: 'notes', record: { id: 1, body: 'after' } });
+  // One listening connection per instance: the lost ones' own retries were called off.
+  await settle(1500);
+  expect(await listeners()).toHaveLength(2);
+});

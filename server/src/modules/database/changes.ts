@@ -194,8 +194,11 @@ export class ChangesHub {
 
   private listen(): Promise<() => Promise<void>> {
     if (!this.listening) {
-      this.listening = this.ctx.deps.database.listen(NOTIFY_CHANNEL, this.onPayload, this.onGap);
-      this.listening.catch(() => (this.listening = undefined));
+      const listening = this.ctx.deps.database.listen(NOTIFY_CHANNEL, this.onPayload, this.onGap);
+      this.listening = listening;
+      listening.catch(() => {
+        if (this.listening === listening) this.listening = undefined;
+      });
       this.keepAlive ??= setInterval(() => this.everySubscriber((s) => s.comment('keep-alive')), this.limits.keepAliveMs).unref();
     }
     return this.listening;
@@ -205,9 +208,15 @@ export class ChangesHub {
     for (const channel of this.channels.values()) for (const sub of [...channel.subscribers]) fn(sub);
   }
 
-  /** The listening connection was lost: notices may be missing, so every stream says so and ends. */
+  /**
+   * The listening connection was lost: notices may be missing, so every stream says so and ends,
+   * and the next subscriber listens afresh (its `ready` then means what it says: listening).
+   */
   private readonly onGap = (): void => {
     this.log.warn('live changes: the LISTEN connection was lost; ending every stream');
+    const lost = this.listening;
+    this.listening = undefined;
+    void lost?.then((unlisten) => unlisten()).catch(() => undefined);
     this.everySubscriber((s) => s.fail('Live changes lost their connection to the database; reconnect and re-read'));
   };
 
