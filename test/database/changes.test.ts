@@ -248,6 +248,37 @@ describe('subscribing', () => {
   });
 });
 
+test('a stream ends once its credentials would be refused: a revoked access token, a deleted project', async () => {
+  const project = await createProject(t, dev);
+  await makeTable(ctx, project, 'notes', NOTES, 'read');
+  const user = await signUpEndUser(t, project);
+  // A fresh instance reads its recheck period when it starts listening.
+  const recheckMs = CHANGES_LIMITS.recheckMs;
+  CHANGES_LIMITS.recheckMs = 100;
+  const second = await buildApp({ ...t.config, webDir: undefined }, { database: t.database, logger: false });
+  try {
+    await second.ready();
+    const url = await baseUrl(second);
+    const withToken = await subscribe(url, 'notes', { 'x-api-key': project.authKey, authorization: `Bearer ${user.accessToken}` });
+    const keyOnly = await subscribe(url, 'notes', { 'x-api-key': project.authKey });
+    CHANGES_LIMITS.recheckMs = recheckMs;
+    await settle(250);
+    expect(second.projectDatabaseChanges.size).toBe(2);
+    // A new password revokes every token of the user (its token version moves on).
+    await t.database.query('UPDATE end_users SET token_version = token_version + 1 WHERE id = $1', [user.id]);
+    await withToken.ended;
+    const refused = { event: 'error', data: { message: 'The credentials of this stream are no longer valid (key, project or access token); reconnect' } };
+    expect(withToken.changes()).toEqual([refused]);
+    expect(second.projectDatabaseChanges.size).toBe(1);
+    expect((await t.post(`/project/${project.id}/delete`, { confirm: project.subdomain }, dev.token)).statusCode).toBe(200);
+    await keyOnly.ended;
+    expect(keyOnly.changes()).toEqual([refused]);
+  } finally {
+    CHANGES_LIMITS.recheckMs = recheckMs;
+    await second.close();
+  }
+});
+
 test('closing the app ends its streams cleanly (and close does not wait for them)', async () => {
   const project = await createProject(t, dev);
   await makeTable(ctx, project, 'notes', NOTES, 'read');

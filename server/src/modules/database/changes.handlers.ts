@@ -7,10 +7,11 @@ import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
 import { keyProject } from '../../http/auth';
-import { Errors } from '../../http/errors';
+import { AppError, Errors } from '../../http/errors';
+import { bearerToken } from '../../http/security';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
-import type { ChangesHub } from './changes';
+import type { ChangesHub, Credential } from './changes';
 import { checkIdentifier, quoteIdent } from './identifiers';
 import { tenantError } from './pg-errors';
 
@@ -31,7 +32,7 @@ export function createChangesHandlers(ctx: DatabaseContext, hub: ChangesHub): Ha
       if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
 
       const out = new PassThrough();
-      const sub = await hub.subscribe(project.id, table, endUserId, out);
+      const sub = await hub.subscribe(project.id, table, endUserId, out, credentialOf(req, project.id, endUserId));
       // Whatever ends the response (the client going away, the server closing), the stream goes too.
       reply.raw.once('close', () => out.destroy());
       sub.send('ready', { table });
@@ -46,6 +47,31 @@ function appCaller(req: FastifyRequest): { project: ProjectRow; endUserId: strin
   const project = keyProject(req);
   if (req.headers.authorization !== undefined && !req.endUser) throw Errors.unauthorized('Invalid or expired access token');
   return { project, endUserId: req.endUser?.id ?? null };
+}
+
+/**
+ * The stream's key and access token, to be checked again while it is open (changes.ts): the key
+ * must still name the project (not rotated, project not deleted) and the token still verify for
+ * the same end user (not expired, not revoked by a password change).
+ */
+function credentialOf(req: FastifyRequest, projectId: string, endUserId: string | null): Credential {
+  const key = String(req.headers['x-api-key']);
+  const token = endUserId ? bearerToken(req) : undefined;
+  const app = req.server;
+  return {
+    id: `${key}\n${token ?? ''}`,
+    stillValid: async () => {
+      const project = await app.projects.projectForKey('authentication', key);
+      if (project?.id !== projectId) return false;
+      if (!token) return true;
+      try {
+        return (await app.authUsers.authenticate(project, token)).id === endUserId;
+      } catch (err) {
+        if (err instanceof AppError) return false;
+        throw err;
+      }
+    },
+  };
 }
 
 /** Reads nothing from the table as the caller: 404 when it doesn't exist, 403 when the caller may not read it. */

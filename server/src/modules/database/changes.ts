@@ -26,6 +26,8 @@ export const CHANGES_LIMITS = {
   /** Statements of one table's batch at once (one per distinct end user of its subscribers). */
   readConcurrency: 4,
   keepAliveMs: 25_000,
+  /** How often each stream's credentials are checked again (key rotated, project deleted, token revoked or expired). */
+  recheckMs: 60_000,
   /** How long the platform's record of a table's access rule is reused for deletes. */
   accessCacheMs: 1000,
   /** A stream ended while its client reads nothing is cut after this long. */
@@ -35,6 +37,15 @@ export type ChangesLimits = typeof CHANGES_LIMITS;
 
 type Op = ChangeNotice['op'];
 const OPS = new Set<Op>(['INSERT', 'UPDATE', 'DELETE']);
+
+/**
+ * The credentials a stream was opened with: `id` groups streams opened with the same ones (one
+ * check for all of them); `stillValid` resolves false once they would be refused.
+ */
+export interface Credential {
+  id: string;
+  stillValid(): Promise<boolean>;
+}
 
 /** One SSE client: its events in order, a bounded queue while its socket is full. */
 export class Subscriber {
@@ -49,6 +60,8 @@ export class Subscriber {
     readonly endUserId: string | null,
     private readonly out: Writable,
     private readonly limits: Pick<ChangesLimits, 'queuedEvents' | 'endGraceMs'>,
+    /** What the stream was opened with, checked again every recheckMs. */
+    readonly credential?: Credential,
   ) {}
 
   get isClosed(): boolean {
@@ -125,6 +138,7 @@ export class ChangesHub {
   private total = 0;
   private listening?: Promise<() => Promise<void>>;
   private keepAlive?: NodeJS.Timeout;
+  private recheck?: NodeJS.Timeout;
   private closed = false;
 
   constructor(
@@ -142,7 +156,7 @@ export class ChangesHub {
    * A new subscriber writing to `out`, once this instance listens (so a change committed after
    * the caller gets `ready` is never missed). 429 past the limits. Removed when `out` closes.
    */
-  async subscribe(projectId: string, table: string, endUserId: string | null, out: Writable): Promise<Subscriber> {
+  async subscribe(projectId: string, table: string, endUserId: string | null, out: Writable, credential?: Credential): Promise<Subscriber> {
     if (this.closed) throw Errors.unavailable('The server is shutting down');
     await this.listen();
     const open = this.perProject.get(projectId) ?? 0;
@@ -153,7 +167,7 @@ export class ChangesHub {
           : 'This server has too many live-change streams open; try again later';
       throw new AppError(429, ErrorCode.RateLimited, message, { 'retry-after': '30' });
     }
-    const sub = new Subscriber(projectId, table, endUserId, out, this.limits);
+    const sub = new Subscriber(projectId, table, endUserId, out, this.limits, credential);
     const key = channelKey(projectId, table);
     let channel = this.channels.get(key);
     if (!channel) this.channels.set(key, (channel = { projectId, table, subscribers: new Set(), pending: [] }));
@@ -174,6 +188,7 @@ export class ChangesHub {
   async close(): Promise<void> {
     this.endStreams();
     clearInterval(this.keepAlive);
+    clearInterval(this.recheck);
     await Promise.allSettled([...this.channels.values()].map((c) => c.running));
     const unlisten = await this.listening?.catch(() => undefined);
     this.listening = undefined;
@@ -200,8 +215,28 @@ export class ChangesHub {
         if (this.listening === listening) this.listening = undefined;
       });
       this.keepAlive ??= setInterval(() => this.everySubscriber((s) => s.comment('keep-alive')), this.limits.keepAliveMs).unref();
+      this.recheck ??= setInterval(() => void this.recheckCredentials(), this.limits.recheckMs).unref();
     }
     return this.listening;
+  }
+
+  /**
+   * A stream outlives the check made when it opened: every recheckMs, each distinct credential is
+   * checked again, and the streams of one that no longer passes end with an `error` event. A check
+   * that fails for another reason (the database unreachable) leaves the streams open.
+   */
+  private async recheckCredentials(): Promise<void> {
+    const byCredential = new Map<string, Subscriber[]>();
+    this.everySubscriber((s) => {
+      if (s.credential) byCredential.set(s.credential.id, [...(byCredential.get(s.credential.id) ?? []), s]);
+    });
+    await eachLimited([...byCredential.values()], this.limits.readConcurrency, async (subs) => {
+      const valid = await subs[0].credential!.stillValid().catch((err: unknown) => {
+        this.log.warn({ err }, 'live changes: could not check a stream\'s credentials');
+        return true;
+      });
+      if (!valid) for (const sub of subs) sub.fail('The credentials of this stream are no longer valid (key, project or access token); reconnect');
+    });
   }
 
   private everySubscriber(fn: (s: Subscriber) => void): void {
