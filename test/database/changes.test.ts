@@ -143,6 +143,16 @@ test('a composite primary key and hostile names: the row is read back by its who
   ]);
 });
 
+test('a bigint key past 2^53 is read back by its exact value', async () => {
+  const project = await createProject(t, dev);
+  await makeTable(ctx, project, 'big', 'id bigint PRIMARY KEY, n numeric', 'read');
+  const s = await listen(project, 'big');
+  await asOwner(ctx, project, (tx) => tx.query("INSERT INTO big VALUES (9007199254740993, 1), (9007199254740992, 2)"));
+  const got = await s.waitFor(2);
+  // Two rows whose keys JSON numbers can't tell apart: each notice finds its own row.
+  expect(got.map((e) => (e.data as { record: { n: number } }).record.n)).toEqual([1, 2]);
+});
+
 test('a stream whose caller loses read access ends with an error event', async () => {
   const project = await createProject(t, dev);
   await makeTable(ctx, project, 'notes', NOTES, 'read');

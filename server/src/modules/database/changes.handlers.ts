@@ -35,6 +35,7 @@ export function createChangesHandlers(ctx: DatabaseContext, hub: ChangesHub): Ha
       const sub = await hub.subscribe(project.id, table, endUserId, out, credentialOf(req, project.id, endUserId));
       // Whatever ends the response (the client going away, the server closing), the stream goes too.
       reply.raw.once('close', () => out.destroy());
+      if (reply.raw.destroyed) out.destroy(); // gone while it was being subscribed
       sub.send('ready', { table });
       // Fastify pipes the stream (its hooks and headers still apply; no serialisation of a stream).
       return reply.headers(SSE_HEADERS).send(out);

@@ -293,7 +293,7 @@ export class ChangesHub {
     const seen = new Map<string | null, Map<number, unknown>>();
     await eachLimited([...callers], this.limits.readConcurrency, async ([endUserId, subs]) => {
       try {
-        seen.set(endUserId, written.length ? await this.readAs(channel, endUserId, written.map((w) => w.notice.pk)) : new Map());
+        seen.set(endUserId, written.length ? await this.readAs(channel, endUserId, written) : new Map());
       } catch (err) {
         const message = lostAccess(err);
         if (!message) throw err;
@@ -313,12 +313,12 @@ export class ChangesHub {
   }
 
   /**
-   * The rows of `keys` (primary keys, in order) that `endUserId` may read now, by position.
-   * Read as the project's app role with the caller's end user: the table's grants and row-level
-   * security policies decide, exactly as for a select.
+   * The rows of `notices` (by their primary keys, in order) that `endUserId` may read now, by
+   * position. Read as the project's app role with the caller's end user: the table's grants and
+   * row-level security policies decide, exactly as for a select.
    */
-  private readAs(channel: TableChannel, endUserId: string | null, keys: Record<string, unknown>[]): Promise<Map<number, unknown>> {
-    const columns = Object.keys(keys[0] ?? {});
+  private readAs(channel: TableChannel, endUserId: string | null, notices: { raw: string; notice: ChangeNotice }[]): Promise<Map<number, unknown>> {
+    const columns = Object.keys(notices[0]?.notice.pk ?? {});
     // A table without a primary key can't be read back row by row: its inserts and updates are not followed.
     if (!columns.length) return Promise.resolve(new Map());
     return this.ctx.session({ id: channel.projectId }, { role: 'app', endUserId, readOnly: true }, async (tx, names) => {
@@ -326,12 +326,13 @@ export class ChangesHub {
       // Each key is typed by the table's own row type (jsonb_populate_record), so the join uses
       // the primary key's index whatever its types; hb_ names can't be a table's or column's.
       const on = columns.map((c) => `hb_row.${quoteIdent(c)} = hb_key.${quoteIdent(c)}`).join(' AND ');
+      // The notices' own text, not JSON.parse's copy: a bigint or numeric key keeps every digit.
       const rows = await tx.query<{ n: string | number; r: unknown }>(
         `SELECT hb_k.n, to_jsonb(hb_row) AS r
-           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS hb_k(pk, n)
-           CROSS JOIN LATERAL jsonb_populate_record(NULL::${t}, hb_k.pk) AS hb_key
+           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS hb_k(notice, n)
+           CROSS JOIN LATERAL jsonb_populate_record(NULL::${t}, hb_k.notice -> 'pk') AS hb_key
            JOIN ${t} AS hb_row ON ${on}`,
-        [JSON.stringify(keys)],
+        [`[${notices.map((n) => n.raw).join(',')}]`],
       );
       return new Map(rows.map((row) => [Number(row.n) - 1, row.r]));
     });
