@@ -234,6 +234,9 @@ describe('subscribing', () => {
     const bad = await listen(project, 'x; drop table');
     expect(bad.status).toBe(400);
     expect(bad.error?.message).toMatch(/^params\/table must start with a letter/);
+    // 32 characters, 64 bytes: over PostgreSQL's 63 (it would silently cut the name).
+    const long = await listen(project, 'é'.repeat(32));
+    expect({ status: long.status, message: long.error?.message }).toEqual({ status: 400, message: 'params/table must be at most 63 bytes (UTF-8)' });
   });
 
   test('past the streams a project may hold on one server: 429 with Retry-After', async () => {

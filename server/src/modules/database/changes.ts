@@ -21,6 +21,9 @@ export const CHANGES_LIMITS = {
   queuedEvents: 1000,
   /** Notices of one table waiting to be read; past it the table's streams end (reconnect and re-read). */
   pendingNotices: 10_000,
+  /** The same in bytes of notice text (a notice may be up to 8 kB), per table and for the whole instance. */
+  pendingBytes: 4 * 1024 * 1024,
+  totalPendingBytes: 64 * 1024 * 1024,
   /** Notices read together: one statement per distinct caller reads the rows of up to this many. */
   batch: 100,
   /** Statements of one table's batch at once (one per distinct end user of its subscribers). */
@@ -126,6 +129,7 @@ interface TableChannel {
   table: string;
   subscribers: Set<Subscriber>;
   pending: { raw: string; notice: ChangeNotice }[];
+  pendingBytes: number;
   running?: Promise<void>;
   access?: { rule: DbAccess; at: number };
 }
@@ -136,6 +140,7 @@ export class ChangesHub {
   private readonly channels = new Map<string, TableChannel>();
   private readonly perProject = new Map<string, number>();
   private total = 0;
+  private pendingBytes = 0;
   private listening?: Promise<() => Promise<void>>;
   private keepAlive?: NodeJS.Timeout;
   private recheck?: NodeJS.Timeout;
@@ -170,7 +175,7 @@ export class ChangesHub {
     const sub = new Subscriber(projectId, table, endUserId, out, this.limits, credential);
     const key = channelKey(projectId, table);
     let channel = this.channels.get(key);
-    if (!channel) this.channels.set(key, (channel = { projectId, table, subscribers: new Set(), pending: [] }));
+    if (!channel) this.channels.set(key, (channel = { projectId, table, subscribers: new Set(), pending: [], pendingBytes: 0 }));
     channel.subscribers.add(sub);
     this.perProject.set(projectId, open + 1);
     this.total++;
@@ -202,9 +207,15 @@ export class ChangesHub {
     if (open > 0) this.perProject.set(sub.projectId, open);
     else this.perProject.delete(sub.projectId);
     if (!channel.subscribers.size) {
-      channel.pending.length = 0;
+      this.dropPending(channel);
       if (this.channels.get(channelKey(channel.projectId, channel.table)) === channel) this.channels.delete(channelKey(channel.projectId, channel.table));
     }
+  }
+
+  private dropPending(channel: TableChannel): void {
+    this.pendingBytes -= channel.pendingBytes;
+    channel.pendingBytes = 0;
+    channel.pending.length = 0;
   }
 
   private listen(): Promise<() => Promise<void>> {
@@ -260,12 +271,19 @@ export class ChangesHub {
     if (!notice || this.closed) return;
     const channel = this.channels.get(channelKey(notice.project, notice.table));
     if (!channel) return;
-    if (channel.pending.length >= this.limits.pendingNotices) {
-      channel.pending.length = 0;
+    const bytes = raw.length;
+    if (
+      channel.pending.length >= this.limits.pendingNotices ||
+      channel.pendingBytes + bytes > this.limits.pendingBytes ||
+      this.pendingBytes + bytes > this.limits.totalPendingBytes
+    ) {
+      this.dropPending(channel);
       for (const sub of [...channel.subscribers]) sub.fail('Too many changes at once for live changes to follow; reconnect and re-read');
       return;
     }
     channel.pending.push({ raw, notice });
+    channel.pendingBytes += bytes;
+    this.pendingBytes += bytes;
     channel.running ??= this.drain(channel).finally(() => (channel.running = undefined));
   };
 
@@ -273,6 +291,9 @@ export class ChangesHub {
   private async drain(channel: TableChannel): Promise<void> {
     while (channel.pending.length && channel.subscribers.size && !this.closed) {
       const batch = channel.pending.splice(0, this.limits.batch);
+      const bytes = batch.reduce((n, b) => n + b.raw.length, 0);
+      channel.pendingBytes -= bytes;
+      this.pendingBytes -= bytes;
       try {
         await this.deliver(channel, batch);
       } catch (err) {
