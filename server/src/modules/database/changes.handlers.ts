@@ -56,7 +56,8 @@ function appCaller(req: FastifyRequest): { project: ProjectRow; endUserId: strin
  * the same end user (not expired, not revoked by a password change).
  */
 function credentialOf(req: FastifyRequest, projectId: string, endUserId: string | null): Credential {
-  const key = String(req.headers['x-api-key']);
+  const header = req.headers['x-api-key'];
+  const key = (Array.isArray(header) ? header[0] : header) ?? '';
   const token = endUserId ? bearerToken(req) : undefined;
   const app = req.server;
   return {
