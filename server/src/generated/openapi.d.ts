@@ -3555,6 +3555,15 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            /** @description The platform runs on its embedded database (PGlite), which can't stop a query that runs too long; the SQL box needs PostgreSQL (DATABASE_URL). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDbTables: {
