@@ -100,6 +100,27 @@ onPostgres('stops at 1,000 rows and says so', async () => {
   expect(exact.json()).toMatchObject({ row_count: 1000, truncated: false });
 });
 
+onPostgres('stops at 10 MB of rows and says so', async () => {
+  const project = await createProject(t, dev);
+  const res = await sql(project, "SELECT g, repeat('x', 100000) AS filler FROM generate_series(1, 1000) g");
+  expect(res.statusCode).toBe(200);
+  const body = res.json();
+  expect(body.truncated).toBe(true);
+  expect(body.row_count).toBeGreaterThan(90);
+  expect(body.row_count).toBeLessThan(110);
+  expect(body.rows.map((r: unknown[]) => r[0])).toEqual(Array.from({ length: body.row_count }, (_, i) => i + 1));
+});
+
+onPostgres("a query's fetches share its 5 s", async () => {
+  const project = await createProject(t, dev);
+  const started = Date.now();
+  // 10 ms a row: the first 100 in a second, the rest would take nine more.
+  const res = await sql(project, 'SELECT g, pg_sleep(0.01) FROM generate_series(1, 1001) g');
+  expect(res.statusCode).toBe(422);
+  expect(res.json().message).toMatch(/statement timeout/);
+  expect(Date.now() - started).toBeLessThan(7000);
+}, 20_000);
+
 onPostgres("can't read the platform's tables or another project's (422 permission denied)", async () => {
   const project = await projectWithRows();
   const other = await projectWithRows();

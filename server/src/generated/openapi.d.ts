@@ -1616,7 +1616,7 @@ export interface components {
             row_count: number;
             /** @description Each row as an array in the columns' order (names may repeat). */
             rows: unknown[][];
-            /** @description More rows than the 1,000 returned. */
+            /** @description There are more rows than returned: at most 1,000 rows and 10 MB of them (as JSON) come back. */
             truncated: boolean;
         };
         DbTable: {

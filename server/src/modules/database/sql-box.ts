@@ -1,17 +1,21 @@
 // The console's SQL box: one read-only query of the developer's, as the project's owner role, in
 // a read-only transaction with the statement timeout. The text is only ever the body of
 // `DECLARE … CURSOR FOR`, whose grammar takes a query and nothing else, sent over the extended
-// protocol (one statement); the rows come back through FETCH, at most 1,000 of them.
+// protocol (one statement); the rows come back through FETCH, at most 1,000 of them and 10 MB.
 import { performance } from 'node:perf_hooks';
-import type { TxClient } from '../../db/client';
+import type { ArrayResult, TxClient } from '../../db/client';
 import type { components } from '../../generated/openapi';
 import { AppError, Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
+import { STATEMENT_TIMEOUT_MS } from './tenant-session';
 
 type DbSqlResult = components['schemas']['DbSqlResult'];
 
 export const SQL_BOX_ROWS = 1000;
+/** Rows stop here too (as JSON): the answer is for a grid in a browser. */
+export const MAX_RESULT_BYTES = 10 * 1024 * 1024;
+const FIRST_BATCH = 100;
 const CURSOR = 'hb_sql';
 const QUERY_KEYWORDS = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
 export const NOT_A_QUERY = 'Only one read-only query (SELECT, WITH, VALUES or TABLE) can run here';
@@ -28,20 +32,47 @@ export async function runSql(ctx: DatabaseContext, project: Pick<ProjectRow, 'id
     return await ctx.session(project, { role: 'owner', readOnly: true }, async (tx) => {
       const started = performance.now();
       await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${query}`);
-      const { fields, rows } = await tx.queryArrays(`FETCH ${SQL_BOX_ROWS + 1} FROM ${CURSOR}`);
+      const { fields, rows, complete } = await fetchRows(tx, started + STATEMENT_TIMEOUT_MS);
       const durationMs = performance.now() - started;
       const typeNames = await typeNamesOf(tx, fields.map((f) => f.dataTypeID));
-      const kept = rows.slice(0, SQL_BOX_ROWS);
       return {
         columns: fields.map((f) => ({ name: f.name, type: typeNames.get(f.dataTypeID) ?? String(f.dataTypeID) })),
-        rows: kept.map((row) => row.map(jsonSafe)),
-        row_count: kept.length,
-        truncated: rows.length > SQL_BOX_ROWS,
+        rows,
+        row_count: rows.length,
+        truncated: !complete,
         duration_ms: Math.round(durationMs * 100) / 100,
       };
     });
   } catch (err) {
     throw sqlError(err);
+  }
+}
+
+/**
+ * The cursor's rows, JSON-safe, in batches sized to stay within MAX_RESULT_BYTES (one FETCH of
+ * 1,001 rows of a megabyte each would hold a gigabyte in this process); every FETCH after the
+ * first gets only what is left of the query's time. `complete`: every row is here.
+ */
+async function fetchRows(tx: TxClient, deadline: number): Promise<{ fields: ArrayResult['fields']; rows: unknown[][]; complete: boolean }> {
+  const rows: unknown[][] = [];
+  let fields: ArrayResult['fields'] | undefined;
+  let bytes = 0;
+  let biggestRow = 1;
+  for (let want = FIRST_BATCH; ; ) {
+    if (fields) await tx.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(deadline - performance.now()))}`);
+    const batch = await tx.queryArrays(`FETCH ${want} FROM ${CURSOR}`);
+    fields ??= batch.fields;
+    for (const raw of batch.rows) {
+      const row = raw.map(jsonSafe);
+      const size = JSON.stringify(row).length;
+      if (rows.length === SQL_BOX_ROWS || bytes + size > MAX_RESULT_BYTES) return { fields, rows, complete: false };
+      rows.push(row);
+      bytes += size;
+      biggestRow = Math.max(biggestRow, size);
+    }
+    if (batch.rows.length < want) return { fields, rows, complete: true };
+    // One row past the limit tells whether there are more.
+    want = Math.max(1, Math.min(SQL_BOX_ROWS + 1 - rows.length, Math.floor((MAX_RESULT_BYTES - bytes) / biggestRow)));
   }
 }
 
