@@ -3,6 +3,7 @@
 // trigger follows a renamed primary key; hostile names refused.
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { testDriver } from '../helpers/test-db';
 
 let t: TestApp;
 let dev: Developer;
@@ -140,6 +141,29 @@ describe('drop_column', () => {
     expect(names(await db(project, 'set_access', { table: 'items', access: 'owner' }))).toEqual(['id', 'a', 'owner_id']);
   });
 });
+
+// PGlite is one connection and can't time a statement out: a held lock would wait forever.
+const onPostgres = testDriver() === 'postgres' ? test : test.skip;
+onPostgres('a change that waits past the timeout for a lock is a 409, and changes nothing', async () => {
+  const project = await projectWithTable([{ name: 'a', type: 'text' }, { name: 'b', type: 'text' }]);
+  const schema = await schemaOf(project);
+  let release!: () => void;
+  let locked!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const lockTaken = new Promise<void>((r) => (locked = r));
+  const holder = t.database.transaction(async (tx) => {
+    await tx.query(`LOCK TABLE "${schema}".items IN ACCESS SHARE MODE`);
+    locked();
+    await released;
+  });
+  await lockTaken;
+  const res = await db(project, 'drop_column', { table: 'items', column: 'b' });
+  release();
+  await holder;
+  expect(res.statusCode).toBe(409);
+  expect(res.json().message).toMatch(/in use by other work/);
+  expect(names(await db(project, 'set_access', { table: 'items', access: 'none' }))).toEqual(['id', 'a', 'b']);
+}, 20_000);
 
 describe('set_access', () => {
   test('each rule is stored and listed; owner adds owner_id once', async () => {

@@ -227,6 +227,33 @@ describe('list', () => {
     expect(body.usage_bytes).toBeGreaterThanOrEqual(body.size_bytes);
   });
 
+  test('above 100,000 rows the count is PostgreSQL\'s estimate', async () => {
+    const project = await createProject(t, dev);
+    await create(project, { name: 'many', columns: [{ name: 'v', type: 'integer' }] });
+    const schema = await schemaOf(project);
+    await t.database.query(`INSERT INTO "${schema}".many (v) SELECT g FROM generate_series(1, 100500) g`);
+    await t.database.query(`ANALYZE "${schema}".many`);
+    const [table] = (await list(project)).tables;
+    expect(table.row_count_estimated).toBe(true);
+    expect(table.row_count).toBeGreaterThan(100_000);
+  }, 60_000);
+
+  test("tables named like the platform's are the project's own", async () => {
+    const project = await createProject(t, dev);
+    for (const name of ['accounts', 'projects', 'project_db_tables', 'project_databases'])
+      expect((await create(project, { name, columns: [{ name: 'v', type: 'text' }] })).statusCode).toBe(200);
+    await db(project, 'set_access', { table: 'project_db_tables', access: 'read' });
+    const body = await list(project);
+    expect(body.tables.map((x: { name: string; access: string }) => [x.name, x.access])).toEqual([
+      ['accounts', 'none'],
+      ['project_databases', 'none'],
+      ['project_db_tables', 'read'],
+      ['projects', 'none'],
+    ]);
+    expect(body.limit_bytes).toBe(1024 ** 3);
+    expect((await records(project)).map((r) => r.table_name)).toEqual(['accounts', 'project_databases', 'project_db_tables', 'projects']);
+  });
+
   test("the account's usage counts all of its projects", async () => {
     const a = await createProject(t, dev);
     const b = await createProject(t, dev);

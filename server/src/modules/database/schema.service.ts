@@ -159,6 +159,10 @@ export class SchemaService {
     try {
       return await this.ctx.session(project, options, fn);
     } catch (err) {
+      // A change that waited past the timeout waited for a lock: other work holds the table.
+      const code = (err as { code?: unknown } | undefined)?.code;
+      if (!options.readOnly && (code === '57014' || code === '55P03'))
+        throw Errors.conflict(`The table is in use by other work; try again (${(err as Error).message})`);
       throw tenantError(err);
     }
   }
