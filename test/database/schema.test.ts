@@ -238,6 +238,15 @@ describe('list', () => {
     expect(table.row_count).toBeGreaterThan(100_000);
   }, 60_000);
 
+  test('a plan without a database limit lists none', async () => {
+    const rich = await registerDeveloper(t, { ip: '10.9.8.6' });
+    await t.database.query("UPDATE accounts SET plan = 'enterprise' WHERE id = $1", [rich.id]);
+    const project = await createProject(t, rich);
+    const res = await t.post(`/project/${project.id}/database/tables`, {}, rich.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ tables: [], size_bytes: 0, usage_bytes: 0 });
+  });
+
   test("tables named like the platform's are the project's own", async () => {
     const project = await createProject(t, dev);
     for (const name of ['accounts', 'projects', 'project_db_tables', 'project_databases'])
