@@ -6,7 +6,7 @@
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
 import { testDriver } from '../helpers/test-db';
-import { isQuery, jsonSafe } from '../../server/src/modules/database/sql-box';
+import { isQuery, jsonSafe, withoutTrailingSemicolons } from '../../server/src/modules/database/sql-box';
 
 let t: TestApp;
 let dev: Developer;
@@ -197,6 +197,15 @@ test('the first keyword, after comments and parentheses', () => {
   expect(isQuery('TABLEx')).toBe(false);
   expect(isQuery('/* /* */ SELECT */ 1')).toBe(false);
   expect(isQuery('')).toBe(false);
+});
+
+test('trailing semicolons and space go, in linear time', () => {
+  expect(withoutTrailingSemicolons('SELECT 1 ;; \n;')).toBe('SELECT 1');
+  expect(withoutTrailingSemicolons("SELECT ';'")).toBe("SELECT ';'");
+  const started = Date.now();
+  withoutTrailingSemicolons('a' + ' '.repeat(100_000) + 'b');
+  isQuery('( /**/ --\n'.repeat(10_000));
+  expect(Date.now() - started).toBeLessThan(500);
 });
 
 test('values are JSON-safe', () => {
