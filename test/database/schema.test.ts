@@ -168,6 +168,15 @@ describe('create_table', () => {
     expect(res.json().message).toBe('Table dup already exists');
   });
 
+  test('concurrent creates of one name: one table, the others 409', async () => {
+    const project = await createProject(t, dev);
+    await t.app.projectDatabase.names(project);
+    const answers = await Promise.all([1, 2, 3].map((i) => create(project, { name: 'race', columns: [{ name: `v${i}`, type: 'text' }] })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await tablesIn(project)).toEqual(['race']);
+    expect((await records(project)).map((r) => r.table_name)).toEqual(['race']);
+  });
+
   test('a create PostgreSQL refuses late leaves no table and no record', async () => {
     const project = await createProject(t, dev);
     await create(project, { name: 'parent', columns: [{ name: 'code', type: 'text' }] });
