@@ -173,6 +173,7 @@ describe('create_table', () => {
     await t.app.projectDatabase.names(project);
     const answers = await Promise.all([1, 2, 3].map((i) => create(project, { name: 'race', columns: [{ name: `v${i}`, type: 'text' }] })));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json().message).toBe('Table race already exists');
     expect(await tablesIn(project)).toEqual(['race']);
     expect((await records(project)).map((r) => r.table_name)).toEqual(['race']);
   });

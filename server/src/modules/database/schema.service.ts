@@ -68,7 +68,11 @@ export class SchemaService {
       const { sql } = createTableSql(names.schemaName, name, body.columns);
       if (await describeTable(tx, names.schemaName, name)) throw Errors.conflict(`Table ${name} already exists`);
       await checkReferences(tx, names.schemaName, name, body.columns, (i) => `body/columns/${i}`);
-      await tx.query(sql);
+      await tx.query(sql).catch((err: unknown) => {
+        // A concurrent create of the name committed first: its row in PostgreSQL's own catalog wins.
+        const e = err as { code?: string; constraint?: string };
+        throw e.code === '23505' && e.constraint?.startsWith('pg_') ? Errors.conflict(`Table ${name} already exists`) : err;
+      });
       // The record first: the touch trigger updates it, and the access rule is stored with it.
       await tx.asPlatform(() => tx.query(WRITE_RECORD, [project.id, name, access]));
       const created = await this.table(tx, names, name);
