@@ -1,0 +1,61 @@
+// The plan's database limit (SPEC section 9) over everything an account keeps in its projects'
+// databases: the on-disk size (tables, indexes, TOAST) of every table in every project schema the
+// account owns. Checked before each insert and update; a write while the account is at or over its
+// limit is a 413 that names the limit. Reads and deletes always pass, so an account over its limit
+// can still read and make room.
+//
+// The check is not a reservation: concurrent writes of one account may each pass and together go a
+// little past the limit (one batch each). The limit is on what PostgreSQL reports on disk, which
+// grows by pages, not by the bytes a row carries, so an exact charge is not possible anyway.
+import type { Database } from '../../db/client';
+import { Errors } from '../../http/errors';
+import { planLimits } from '../../lib/plans';
+import { humanBytes } from '../storage/file-meta';
+import type { DatabaseContext } from './database.context';
+
+export interface DatabaseUsage {
+  plan: string;
+  usedBytes: number;
+}
+
+const USAGE_SQL = `
+SELECT a.plan, coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS used
+  FROM accounts a
+  LEFT JOIN projects p ON p.owner_id = a.id
+  LEFT JOIN project_databases d ON d.project_id = p.id
+  LEFT JOIN pg_namespace n ON n.nspname = d.schema_name
+  LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm')
+ WHERE a.id = $1
+ GROUP BY a.plan`;
+
+export class DatabaseSizeLimit {
+  /** The plan's limit in bytes (Infinity: none). Replaceable so tests can use a small limit. */
+  limitFor: (plan: string) => number = (plan) => planLimits(plan).databaseBytes;
+
+  constructor(private readonly database: Database) {}
+
+  async usage(accountId: string): Promise<DatabaseUsage> {
+    const [row] = await this.database.query<{ plan: string; used: number }>(USAGE_SQL, [accountId]);
+    return { plan: row?.plan ?? 'hobby', usedBytes: Number(row?.used ?? 0) };
+  }
+
+  /** Throws the 413 when the account is at or over its plan's database limit. */
+  async checkWrite(accountId: string): Promise<void> {
+    const usage = await this.usage(accountId);
+    const limit = this.limitFor(usage.plan);
+    if (usage.usedBytes < limit) return;
+    throw Errors.payloadTooLarge(
+      `Database size limit reached: the ${planLimits(usage.plan).label} plan allows ${humanBytes(limit)} (this account uses ${humanBytes(usage.usedBytes)}). Delete rows or tables, or upgrade the plan.`,
+    );
+  }
+}
+
+// One limit per database module (the app's projectDatabase context): the row API uses it, and a
+// test reaches the same one through the context to set a small limit.
+const limits = new WeakMap<DatabaseContext, DatabaseSizeLimit>();
+
+export function databaseSizeLimit(ctx: DatabaseContext): DatabaseSizeLimit {
+  let limit = limits.get(ctx);
+  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database)));
+  return limit;
+}
