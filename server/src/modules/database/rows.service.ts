@@ -5,11 +5,13 @@
 // catalog, then one statement (rows.query.ts).
 import { Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
-import { describeTable } from './catalog';
+import { inTenantSession, type TenantSessionOptions } from './tenant-session';
+import { tableColumns } from './rows.columns';
 import { checkIdentifier } from './identifiers';
 import { tenantError } from './pg-errors';
 import type { DatabaseContext } from './database.context';
 import type { TableInfo } from './catalog';
+import type { ProjectDatabaseRow } from './database.tables';
 import { PAGE_SIZE, buildDelete, buildInsert, buildSelect, buildUpdate, type BuiltQuery, type RowFilter, type SelectRequest } from './rows.query';
 import type { DatabaseSizeLimit } from './size-limit';
 
@@ -32,7 +34,12 @@ export interface RowsChanged {
 
 type Project = Pick<ProjectRow, 'id' | 'ownerId'>;
 
+/** Projects whose database names are remembered (they never change; the entry only spares a lookup). */
+const NAMES_CACHE_SIZE = 10_000;
+
 export class RowsService {
+  private readonly names = new Map<string, ProjectDatabaseRow>();
+
   constructor(
     private readonly ctx: DatabaseContext,
     private readonly sizeLimit: DatabaseSizeLimit,
@@ -83,9 +90,10 @@ export class RowsService {
     const allowed = grows ? this.sizeLimit.checkWrite(project.ownerId) : undefined;
     // Awaited below; a refusal must not also be an unhandled rejection when the session fails first.
     allowed?.catch(() => undefined);
-    const options = caller.role === 'owner' ? { role: 'owner' as const } : { role: 'app' as const, endUserId: caller.endUserId };
-    return this.ctx.session(project, options, async (tx, names) => {
-      const info = await describeTable(tx, names.schemaName, table);
+    const options: TenantSessionOptions = caller.role === 'owner' ? { role: 'owner' } : { role: 'app', endUserId: caller.endUserId };
+    const names = await this.namesOf(project);
+    return inTenantSession(this.ctx.deps.database, names, options, async (tx) => {
+      const info = await tableColumns(tx, names.schemaName, table);
       if (!info) throw Errors.notFound('Table');
       const query = build(names.schemaName, info);
       await allowed;
@@ -95,5 +103,18 @@ export class RowsService {
         throw tenantError(err);
       }
     });
+  }
+
+  /**
+   * The project's schema and roles (made on its first call). They are derived from the project's
+   * id and dropped only with the project, whose key and console routes then answer before this.
+   */
+  private async namesOf(project: Project): Promise<ProjectDatabaseRow> {
+    const known = this.names.get(project.id);
+    if (known) return known;
+    const names = await this.ctx.names(project);
+    if (this.names.size >= NAMES_CACHE_SIZE) this.names.clear();
+    this.names.set(project.id, names);
+    return names;
   }
 }
