@@ -168,9 +168,13 @@ async function main(): Promise<void> {
     await measure('select, eq filter (10 rows)  req/s ', 'select', select, sql.select, 1, '≥ 0.5');
     await measure('insert, 1 row per request   rows/s', 'insert', one, sql.one, 1, '≥ 0.3');
     await measure('insert, 100 rows per request rows/s', 'insert', batch, sql.batch, 100, '');
+    // The floor every app call stands on: the key and the end user's token checked, no row work.
+    await autocannon({ url: `${base}/auth/v1/user`, connections: IN_FLIGHT, duration: 1, headers: appHeaders });
+    const floor = await autocannon({ url: `${base}/auth/v1/user`, connections: IN_FLIGHT, duration: SECONDS, headers: appHeaders });
     console.log(`  ${''.padEnd(36)} ${'row API'.padStart(10)} ${'direct pg'.padStart(10)} ${'ratio'.padStart(7)}  API p50`);
     for (const [name, api, raw, p50, goal] of figures)
       console.log(`  ${name.padEnd(36)} ${fmt(api).padStart(10)} ${fmt(raw).padStart(10)} ${fmt(api / raw, 2).padStart(7)}  ${p50} ms ${goal ? `(goal ${goal})` : ''}`);
+    console.log(`  (floor: GET /api/auth/v1/user, key and token only: ${fmt(floor.requests.average)} req/s, p50 ${floor.latency.p50} ms)`);
     // Roles are the cluster's, not the database's: deleting the project drops them with its schema.
     await post(base, `/project/${projectId}/delete`, { confirm: subdomain }, auth);
   } finally {
