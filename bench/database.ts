@@ -154,7 +154,10 @@ async function main(): Promise<void> {
     const http = (verb: string, body: unknown, duration = SECONDS) =>
       autocannon({ url: `${base}/db/v1/${TABLE}/${verb}`, method: 'POST', connections: IN_FLIGHT, duration, headers: appHeaders, body: JSON.stringify(body) });
     const figures: [string, number, number, number, string][] = [];
+    // BENCH_ONLY=select|insert|batch: one figure (e.g. with BENCH_PROFILE).
+    const only = process.env.BENCH_ONLY;
     const measure = async (name: string, verb: string, body: unknown, query: { sql: string; params: unknown[] }, perOp: number, goal: string) => {
+      if (only && !name.includes(only === 'batch' ? '100 rows' : only === 'insert' ? '1 row' : only)) return;
       await http(verb, body, 1); // warm-up
       await direct(1, () => pool.query(query.sql, query.params));
       const api = await http(verb, body);

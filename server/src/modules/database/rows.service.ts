@@ -82,8 +82,8 @@ export class RowsService {
   /**
    * One statement as the caller's role on the named table of the project's schema (404 when there
    * is none). `grows`: an insert or update, refused (413) while the account is at its database
-   * limit; that check runs on another connection while the transaction starts, and the statement
-   * waits for it.
+   * limit; that check, like the read of the table's columns, runs on another connection while the
+   * transaction starts, and the statement waits for it.
    */
   private async run<T>(project: Project, caller: RowsCaller, table: string, grows: boolean, build: (schema: string, info: TableInfo) => BuiltQuery): Promise<T[]> {
     checkIdentifier(table, 'table');
@@ -92,8 +92,15 @@ export class RowsService {
     allowed?.catch(() => undefined);
     const options: TenantSessionOptions = caller.role === 'owner' ? { role: 'owner' } : { role: 'app', endUserId: caller.endUserId };
     const names = await this.namesOf(project);
+    // The columns are read by the platform on another connection while the transaction starts
+    // (the catalog needs no tenant role, and the schema name is the platform's): one round trip
+    // less before the statement. A statement sees its own snapshot either way (read committed).
+    const columns = tableColumns(this.ctx.deps.database, names.schemaName, table);
+    // Both side queries ask the pool before the transaction does; the pool serves in order, so a
+    // transaction waiting on them can't hold the connection they wait for.
+    columns.catch(() => undefined);
     return inTenantSession(this.ctx.deps.database, names, options, async (tx) => {
-      const info = await tableColumns(tx, names.schemaName, table);
+      const info = await columns;
       if (!info) throw Errors.notFound('Table');
       const query = build(names.schemaName, info);
       await allowed;
