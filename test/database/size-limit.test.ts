@@ -15,6 +15,10 @@ beforeAll(async () => {
   dev = await registerDeveloper(t);
   limit = databaseSizeLimit(t.app.projectDatabase);
 });
+beforeEach(() => {
+  // Every write reads the usage afresh (the reuse of a recent reading has its own test).
+  limit.reuseMs = 0;
+});
 afterEach(() => {
   limit.limitFor = (plan) => planLimits(plan).databaseBytes;
 });
@@ -84,4 +88,21 @@ test('under the limit writes pass; the limit is per account', async () => {
   const small = await createProject(t, other);
   await makeTable(t, small, 'items', 'id int PRIMARY KEY');
   expect((await consoleRows(t, small, 'items', 'insert', { rows: [{ id: 1 }] }, other.token)).statusCode).toBe(200);
+});
+
+test('a recent reading well under the limit is reused; near the limit every write reads afresh', async () => {
+  const p = await projectWithRows();
+  const { usedBytes } = await limit.usage(dev.id);
+  limit.limitFor = () => usedBytes * 100;
+  // reuseMs is 0 here: this write stores a fresh reading (usedBytes, nothing changed since).
+  expect((await consoleRows(t, p, 'items', 'insert', { rows: [{ body: 'read' }] }, dev.token)).statusCode).toBe(200);
+  limit.reuseMs = 60_000;
+  const read = jest.spyOn(limit, 'usage');
+  expect((await consoleRows(t, p, 'items', 'insert', { rows: [{ body: 'reused' }] }, dev.token)).statusCode).toBe(200);
+  expect(read).not.toHaveBeenCalled();
+  // The same reading is within 10% of a lower limit: read again, and refused.
+  limit.limitFor = () => usedBytes;
+  expect((await consoleRows(t, p, 'items', 'insert', { rows: [{ body: 'refused' }] }, dev.token)).statusCode).toBe(413);
+  expect(read).toHaveBeenCalledTimes(1);
+  read.mockRestore();
 });

@@ -7,6 +7,8 @@
 // The check is not a reservation: concurrent writes of one account may each pass and together go a
 // little past the limit (one batch each). The limit is on what PostgreSQL reports on disk, which
 // grows by pages, not by the bytes a row carries, so an exact charge is not possible anyway.
+// Summing the size of every table costs a file lookup per table, so a reading well under the limit
+// (below REUSE_BELOW of it) is reused for REUSE_MS: near or past the limit, every write reads afresh.
 import type { Database } from '../../db/client';
 import { Errors } from '../../http/errors';
 import { planLimits } from '../../lib/plans';
@@ -28,9 +30,16 @@ SELECT a.plan, coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS used
  WHERE a.id = $1
  GROUP BY a.plan`;
 
+const REUSE_MS = 2000;
+const REUSE_BELOW = 0.9;
+const REMEMBERED_ACCOUNTS = 10_000;
+
 export class DatabaseSizeLimit {
   /** The plan's limit in bytes (Infinity: none). Replaceable so tests can use a small limit. */
   limitFor: (plan: string) => number = (plan) => planLimits(plan).databaseBytes;
+  /** How long a reading well under the limit is reused (0: read before every write). */
+  reuseMs = REUSE_MS;
+  private readonly readings = new Map<string, { at: number; usage: DatabaseUsage }>();
 
   constructor(private readonly database: Database) {}
 
@@ -41,7 +50,11 @@ export class DatabaseSizeLimit {
 
   /** Throws the 413 when the account is at or over its plan's database limit. */
   async checkWrite(accountId: string): Promise<void> {
+    const recent = this.readings.get(accountId);
+    if (recent && Date.now() - recent.at < this.reuseMs && recent.usage.usedBytes < REUSE_BELOW * this.limitFor(recent.usage.plan)) return;
     const usage = await this.usage(accountId);
+    if (this.readings.size >= REMEMBERED_ACCOUNTS) this.readings.clear();
+    this.readings.set(accountId, { at: Date.now(), usage });
     const limit = this.limitFor(usage.plan);
     if (usage.usedBytes < limit) return;
     throw Errors.payloadTooLarge(
