@@ -1,8 +1,8 @@
 // Rows of a project's tables, for the console (as the project's owner role: no access rule
 // applies) and for apps (as the project's app role, with the end user's id for the row-level
 // security policies). Who sees or changes which row is decided by PostgreSQL alone (access-rules.ts):
-// nothing here filters rows. Each call is one transaction: the table's description from the
-// catalog, then one statement (rows.query.ts).
+// nothing here filters rows. Each call is one statement (rows.query.ts) in a tenant transaction,
+// built from the table's columns as the catalog has them at that moment (rows.columns.ts).
 import { Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import { inTenantSession, type TenantSessionOptions } from './tenant-session';
