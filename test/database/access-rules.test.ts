@@ -118,6 +118,20 @@ describe('owner: each end user has only their own rows', () => {
     }
   });
 
+  test('or-like tricks are refused as input, never widen what bob sees', async () => {
+    const tricks = [
+      [{ column: 'owner_id', op: 'or', value: [w.alice.id, w.bob.id] }],
+      [{ column: `owner_id" = owner_id OR "owner_id`, op: 'eq', value: w.bob.id }],
+      [{ column: 'owner_id', op: 'eq', value: `${w.bob.id}' OR '1'='1` }],
+      [{ column: 'owner_id', op: 'in', value: [w.bob.id, { or: w.alice.id }] }],
+    ];
+    for (const filters of tricks) {
+      const res = await call(w, 'select', { filters }, w.bob);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).not.toMatch(/alice/);
+    }
+  });
+
   test("bob can't update or delete alice's rows, whatever the filter", async () => {
     for (const filters of [[{ column: 'owner_id', op: 'eq', value: w.alice.id }], [{ column: 'body', op: 'eq', value: 'alice 1' }], [{ column: 'id', op: 'gte', value: 0 }]]) {
       const upd = await call(w, 'update', { filters, values: { body: 'pwned' } }, w.bob);
