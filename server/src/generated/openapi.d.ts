@@ -275,7 +275,9 @@ export interface paths {
          *     under the table's access rule, with data `{"type","table","record"}` (for DELETE,
          *     `old_record` with the primary key, and owner_id under the `owner` rule). The stream opens with
          *     a `ready` event and sends a comment every 25 s. Same credentials as select; 403 when the
-         *     caller may not read the table.
+         *     caller may not read the table. A stream that falls behind (1000 events waiting), loses the
+         *     caller's access or misses notifications ends with an `error` event (data `{"message"}`):
+         *     reconnect and re-read.
          */
         get: operations["subscribeDbChanges"];
         put?: never;
@@ -1616,7 +1618,7 @@ export interface components {
             row_count: number;
             /** @description Each row as an array in the columns' order (names may repeat). */
             rows: unknown[][];
-            /** @description More rows than the 1,000 returned. */
+            /** @description There are more rows than returned: at most 1,000 rows and 10 MB of them (as JSON) come back. */
             truncated: boolean;
         };
         DbTable: {
@@ -2627,6 +2629,17 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            /** @description The project has too many live-change streams open on this server (100); `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteDbRows: {
@@ -3555,6 +3568,15 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            /** @description The platform runs on its embedded database (PGlite), which can't stop a query that runs too long; the SQL box needs PostgreSQL (DATABASE_URL). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDbTables: {
