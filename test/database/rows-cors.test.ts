@@ -65,6 +65,14 @@ test("requests: ACAO only when the key's project lists the origin, errors includ
   expect((await appRows(t, a.authKey, 'items', 'select', {})).headers['access-control-allow-origin']).toBeUndefined();
 });
 
+test('the live-changes stream gets the same allowance (HEAD: its headers)', async () => {
+  const head = (key: string, origin: string) => t.app.inject({ method: 'HEAD', url: '/api/db/v1/items/changes', headers: { 'x-api-key': key, origin } });
+  const ok = await head(a.authKey, ORIGIN);
+  expect(ok.statusCode).toBe(200);
+  expect(ok.headers['access-control-allow-origin']).toBe(ORIGIN);
+  expect((await head(b.authKey, ORIGIN)).headers['access-control-allow-origin']).toBeUndefined();
+});
+
 test('the console row API never gets CORS headers', async () => {
   const res = await consoleRows(t, a, 'items', 'select', {}, dev.token);
   expect(res.statusCode).toBe(200);

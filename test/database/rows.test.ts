@@ -2,7 +2,7 @@
 // order, pages, count), insert (one or many, defaults, all or nothing), update and delete by
 // filter, every bad input a 400 that names it, and PostgreSQL's refusals as 400/409.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project } from '../helpers/factories';
 import { allRows, appRows, consoleRows, makeTable } from './tables';
 
 let t: TestApp;
@@ -302,6 +302,20 @@ describe('who may call the console row API', () => {
 });
 
 describe('app row API', () => {
+  test('a table made with the console API: the owner rule fills owner_id, the last modification moves', async () => {
+    const p = await createProject(t, dev);
+    const db = (op: string, body: unknown) => t.post(`/project/${p.id}/database/${op}`, body, dev.token);
+    const made = await db('create_table', { name: 'posts', columns: [{ name: 'body', type: 'text', not_null: true }, { name: 'at', type: 'timestamptz', default: 'now()' }] });
+    expect(made.statusCode).toBe(200);
+    expect((await db('set_access', { table: 'posts', access: 'owner' })).statusCode).toBe(200);
+    const user = await signUpEndUser(t, p, { ip: '10.9.7.1' });
+    const ins = await appRows(t, p.authKey, 'posts', 'insert', { rows: [{ body: 'hello' }] }, user.accessToken);
+    expect(ins.json()).toMatchObject({ count: 1, rows: [{ id: 1, body: 'hello', owner_id: user.id, at: expect.any(String) }] });
+    const listed = (await db('tables', {})).json().tables.find((x: { name: string }) => x.name === 'posts');
+    expect(listed).toMatchObject({ row_count: 1, access: 'owner', last_modified: expect.any(String) });
+    expect((await appRows(t, p.authKey, 'posts', 'select', {}, user.accessToken)).json().rows).toHaveLength(1);
+  });
+
   test('the same verbs with the key (rule signed_in, with a token); shapes match the console', async () => {
     const p = await projectWithTable('read');
     await rows(p, 'insert', { rows: [{ title: 'a', n: 1, meta: { z: true }, price: '1.25' }] });

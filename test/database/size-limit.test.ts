@@ -5,6 +5,7 @@ import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
 import { planLimits } from '../../server/src/lib/plans';
 import { databaseSizeLimit, type DatabaseSizeLimit } from '../../server/src/modules/database/size-limit';
+import { databaseUsage } from '../../server/src/modules/database/database-size';
 import { allRows, appRows, consoleRows, makeTable } from './tables';
 
 let t: TestApp;
@@ -44,6 +45,8 @@ test("usage sums every table of every project of the account, and no other accou
   await projectWithRows(other);
   expect((await limit.usage(dev.id)).usedBytes).toBe(two);
   expect(await limit.usage(other.id)).toMatchObject({ plan: 'hobby', usedBytes: expect.any(Number) });
+  // The figure enforced is the figure the console's table list shows.
+  expect((await databaseUsage(t.database, dev.id)).usedBytes).toBe(two);
 });
 
 test('the real plans: Hobby allows 1 GiB', () => {
