@@ -301,6 +301,48 @@ describe('who may call the console row API', () => {
   });
 });
 
+describe('column changes are seen by the very next call (the row API remembers columns briefly)', () => {
+  test('add, rename, drop a column; drop and make the table again', async () => {
+    const p = await createProject(t, dev);
+    const db = async (op: string, body: unknown) => {
+      const res = await t.post(`/project/${p.id}/database/${op}`, body, dev.token);
+      expect({ op, status: res.statusCode }).toEqual({ op, status: 200 });
+    };
+    const call = (verb: 'select' | 'insert' | 'update' | 'delete', body: unknown) => consoleRows(t, p, 'things', verb, body, dev.token);
+    await db('create_table', { name: 'things', columns: [{ name: 'a', type: 'integer' }] });
+    expect((await call('insert', { rows: [{ a: 1 }] })).statusCode).toBe(200);
+    expect((await call('select', { filters: [{ column: 'a', op: 'eq', value: 1 }] })).json().rows).toEqual([{ id: 1, a: 1 }]);
+
+    await db('add_column', { table: 'things', column: { name: 'b', type: 'text' } });
+    expect((await call('insert', { rows: [{ a: 2, b: 'two' }] })).json()).toMatchObject({ count: 1, rows: [{ a: 2, b: 'two' }] });
+    expect((await call('select', { columns: ['b'], filters: [{ column: 'b', op: 'eq', value: 'two' }] })).json().rows).toEqual([{ b: 'two' }]);
+
+    await db('rename_column', { table: 'things', column: 'b', new_name: 'c' });
+    const old = await call('select', { filters: [{ column: 'b', op: 'eq', value: 'two' }] });
+    expect({ status: old.statusCode, message: old.json().message }).toEqual({ status: 400, message: expect.stringMatching(/no column "b"/) });
+    expect((await call('update', { filters: [{ column: 'c', op: 'eq', value: 'two' }], values: { c: 'deux' } })).json()).toMatchObject({ count: 1 });
+
+    await db('drop_column', { table: 'things', column: 'a' });
+    expect((await call('select', {})).json().rows.map((r: Record<string, unknown>) => Object.keys(r).sort())).toEqual([['c', 'id'], ['c', 'id']]);
+    expect((await call('insert', { rows: [{ a: 3 }] })).statusCode).toBe(400);
+
+    await db('drop_table', { name: 'things', confirm: 'things' });
+    expect((await call('select', {})).statusCode).toBe(404);
+    await db('create_table', { name: 'things', columns: [{ name: 'z', type: 'boolean' }] });
+    expect((await call('insert', { rows: [{ z: true }] })).json()).toMatchObject({ rows: [{ id: 1, z: true }] });
+  });
+
+  test('a column retyped: filters cast to the new type', async () => {
+    const p = await createProject(t, dev);
+    await makeTable(t, p, 'vals', 'id int PRIMARY KEY, v integer');
+    expect((await consoleRows(t, p, 'vals', 'insert', { rows: [{ id: 1, v: 5 }] }, dev.token)).statusCode).toBe(200);
+    expect((await consoleRows(t, p, 'vals', 'select', { filters: [{ column: 'v', op: 'eq', value: 5 }] }, dev.token)).json().rows).toHaveLength(1);
+    await t.app.projectDatabase.session(p, { role: 'owner' }, (tx) => tx.query('ALTER TABLE vals ALTER COLUMN v TYPE text'));
+    const res = await consoleRows(t, p, 'vals', 'select', { filters: [{ column: 'v', op: 'eq', value: '5' }] }, dev.token);
+    expect(res.json().rows).toEqual([{ id: 1, v: '5' }]);
+  });
+});
+
 describe('app row API', () => {
   test('a table made with the console API: the owner rule fills owner_id, the last modification moves', async () => {
     const p = await createProject(t, dev);

@@ -2,8 +2,8 @@
 // applies) and for apps (as the project's app role, with the end user's id for the row-level
 // security policies). Who sees or changes which row is decided by PostgreSQL alone (access-rules.ts):
 // nothing here filters rows. Each call is one statement (rows.query.ts) in a tenant transaction,
-// built from the table's columns as the catalog has them at that moment (rows.columns.ts).
-import { Errors } from '../../http/errors';
+// built from the table's columns as the catalog has them (rows.columns.ts; see run()).
+import { AppError, Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import { inTenantSession, type TenantSessionOptions } from './tenant-session';
 import { tableColumns } from './rows.columns';
@@ -34,11 +34,17 @@ export interface RowsChanged {
 
 type Project = Pick<ProjectRow, 'id' | 'ownerId'>;
 
-/** Projects whose database names are remembered (they never change; the entry only spares a lookup). */
-const NAMES_CACHE_SIZE = 10_000;
+/** Projects' database names and tables' columns remembered (each map is emptied when it reaches this). */
+const REMEMBERED = 10_000;
+const COLUMNS_REUSE_MS = 2000;
+/** What a stale description of the columns can make a call answer (400 from a name or cast, 404, 422). */
+const STALE_STATUSES = new Set([400, 404, 422]);
 
 export class RowsService {
+  /** Database names by project id: derived from the id, they never change. */
   private readonly names = new Map<string, ProjectDatabaseRow>();
+  /** Columns by "schema.table" (undefined: no such table), with when they were read. */
+  private readonly columns = new Map<string, { at: number; info: TableInfo | undefined }>();
 
   constructor(
     private readonly ctx: DatabaseContext,
@@ -82,8 +88,16 @@ export class RowsService {
   /**
    * One statement as the caller's role on the named table of the project's schema (404 when there
    * is none). `grows`: an insert or update, refused (413) while the account is at its database
-   * limit; that check, like the read of the table's columns, runs on another connection while the
+   * limit; that check, like a read of the table's columns, runs on another connection while the
    * transaction starts, and the statement waits for it.
+   *
+   * The columns are remembered for COLUMNS_REUSE_MS (the catalog read is the dearest statement of
+   * a call). A description that went stale since (a column added, renamed, dropped or retyped,
+   * here or on another instance) makes the call fail: a name PostgreSQL doesn't know, a cast or a
+   * comparison it refuses (where PostgreSQL can still compare a value cast to the old type, the
+   * answer is the one the caller asked for). So a call that fails with a remembered description reads the
+   * catalog again and, when the table did change, runs once more with what it has now (the failed
+   * attempt's transaction was rolled back: nothing was written).
    */
   private async run<T>(project: Project, caller: RowsCaller, table: string, grows: boolean, build: (schema: string, info: TableInfo) => BuiltQuery): Promise<T[]> {
     checkIdentifier(table, 'table');
@@ -92,13 +106,28 @@ export class RowsService {
     allowed?.catch(() => undefined);
     const options: TenantSessionOptions = caller.role === 'owner' ? { role: 'owner' } : { role: 'app', endUserId: caller.endUserId };
     const names = await this.namesOf(project);
-    // The columns are read by the platform on another connection while the transaction starts
-    // (the catalog needs no tenant role, and the schema name is the platform's): one round trip
-    // less before the statement. A statement sees its own snapshot either way (read committed).
-    const columns = tableColumns(this.ctx.deps.database, names.schemaName, table);
-    // Both side queries ask the pool before the transaction does; the pool serves in order, so a
-    // transaction waiting on them can't hold the connection they wait for.
-    columns.catch(() => undefined);
+    const key = `${names.schemaName}.${table}`;
+    const remembered = this.columns.get(key);
+    if (!remembered || Date.now() - remembered.at >= COLUMNS_REUSE_MS) {
+      return this.attempt<T>(names, options, this.readColumns(key, names.schemaName, table), allowed, build);
+    }
+    try {
+      return await this.attempt<T>(names, options, Promise.resolve(remembered.info), allowed, build);
+    } catch (err) {
+      if (!(err instanceof AppError) || !STALE_STATUSES.has(err.statusCode)) throw err;
+      const now = await this.readColumns(key, names.schemaName, table);
+      if (JSON.stringify(now) === JSON.stringify(remembered.info)) throw err;
+      return this.attempt<T>(names, options, Promise.resolve(now), allowed, build);
+    }
+  }
+
+  private async attempt<T>(
+    names: ProjectDatabaseRow,
+    options: TenantSessionOptions,
+    columns: Promise<TableInfo | undefined>,
+    allowed: Promise<void> | undefined,
+    build: (schema: string, info: TableInfo) => BuiltQuery,
+  ): Promise<T[]> {
     return inTenantSession(this.ctx.deps.database, names, options, async (tx) => {
       const info = await columns;
       if (!info) throw Errors.notFound('Table');
@@ -113,6 +142,22 @@ export class RowsService {
   }
 
   /**
+   * The table's columns read now by the platform, on another connection (the catalog needs no
+   * tenant role, and the schema name is the platform's). One statement, sent before the caller's
+   * transaction asks the pool for a connection: the pool serves in order, so a transaction waiting
+   * on it can't hold the connection it waits for.
+   */
+  private readColumns(key: string, schemaName: string, table: string): Promise<TableInfo | undefined> {
+    const read = tableColumns(this.ctx.deps.database, schemaName, table).then((info) => {
+      if (this.columns.size >= REMEMBERED) this.columns.clear();
+      this.columns.set(key, { at: Date.now(), info });
+      return info;
+    });
+    read.catch(() => undefined);
+    return read;
+  }
+
+  /**
    * The project's schema and roles (made on its first call). They are derived from the project's
    * id and dropped only with the project, whose key and console routes then answer before this.
    */
@@ -120,7 +165,7 @@ export class RowsService {
     const known = this.names.get(project.id);
     if (known) return known;
     const names = await this.ctx.names(project);
-    if (this.names.size >= NAMES_CACHE_SIZE) this.names.clear();
+    if (this.names.size >= REMEMBERED) this.names.clear();
     this.names.set(project.id, names);
     return names;
   }
