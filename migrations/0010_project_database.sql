@@ -68,11 +68,18 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- Statement trigger: the table's last modification, for the console.
+-- Statement trigger: the table's last modification, for the console, to the second. The record
+-- is one row per table: written by every write it would make concurrent writers of a table wait
+-- on its lock in turn. So it is written at most about once a second, and never waited for (a
+-- writer that finds it locked leaves it to the one holding it).
 CREATE FUNCTION hostbase_internal.touch_table() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 BEGIN
   UPDATE public.project_db_tables SET last_modified = now()
-   WHERE project_id = TG_ARGV[0]::uuid AND table_name = TG_TABLE_NAME;
+   WHERE (project_id, table_name) IN (
+     SELECT project_id, table_name FROM public.project_db_tables
+      WHERE project_id = TG_ARGV[0]::uuid AND table_name = TG_TABLE_NAME
+        AND (last_modified IS NULL OR last_modified < now() - interval '1 second')
+      FOR UPDATE SKIP LOCKED);
   RETURN NULL;
 END $$;

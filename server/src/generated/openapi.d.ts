@@ -1626,7 +1626,7 @@ export interface components {
             columns: components["schemas"]["DbColumn"][];
             /**
              * Format: date-time
-             * @description The last insert, update or delete (by any caller), or the last change of its columns; null when unknown.
+             * @description The last insert, update or delete (by any caller; to about a second), or the last change of its columns; null when unknown.
              */
             last_modified: string | null;
             name: string;

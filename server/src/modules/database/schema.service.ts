@@ -69,9 +69,11 @@ export class SchemaService {
       if (await describeTable(tx, names.schemaName, name)) throw Errors.conflict(`Table ${name} already exists`);
       await checkReferences(tx, names.schemaName, name, body.columns, (i) => `body/columns/${i}`);
       await tx.query(sql).catch((err: unknown) => {
-        // A concurrent create of the name committed first: its row in PostgreSQL's own catalog wins.
+        // A concurrent create of the name committed first: after our check (42P07), or while ours
+        // ran (its row in PostgreSQL's own catalog wins: 23505 on a pg_ index).
         const e = err as { code?: string; constraint?: string };
-        throw e.code === '23505' && e.constraint?.startsWith('pg_') ? Errors.conflict(`Table ${name} already exists`) : err;
+        const taken = e.code === '42P07' || (e.code === '23505' && e.constraint?.startsWith('pg_'));
+        throw taken ? Errors.conflict(`Table ${name} already exists`) : err;
       });
       // The record first: the touch trigger updates it, and the access rule is stored with it.
       await tx.asPlatform(() => tx.query(WRITE_RECORD, [project.id, name, access]));

@@ -16,7 +16,7 @@ export interface DbTable {
   /** On disk: the table, its indexes and TOAST. */
   size_bytes: number;
   /**
-   * The last insert, update or delete (by any caller), or the last change of its columns; null when unknown.
+   * The last insert, update or delete (by any caller; to about a second), or the last change of its columns; null when unknown.
    * @nullable
    */
   last_modified: string | null;
