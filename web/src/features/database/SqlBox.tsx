@@ -9,7 +9,6 @@ import { inlineError } from '../../api/queryClient';
 import { TextArea } from '../../components/Field';
 import { FormError } from '../../components/FormError';
 import { Icon } from '../../components/Icon';
-import { pluralize } from '../../lib/format';
 import { cellText } from './db';
 
 export function SqlBox({ projectId }: { projectId: string }) {
@@ -70,7 +69,7 @@ function SqlResult({ result }: { result: DbSqlResult }) {
   return (
     <div className="sql-result">
       <p className="muted" role="status">
-        {pluralize(result.row_count, 'row')} in {result.duration_ms.toLocaleString()} ms
+        {result.row_count.toLocaleString()} {result.row_count === 1 ? 'row' : 'rows'} in {result.duration_ms.toLocaleString()} ms
         {result.truncated ? ' · truncated: only the first 1,000 rows are shown' : ''}
       </p>
       {result.columns.length > 0 && <ResultGrid result={result} />}
