@@ -80,7 +80,7 @@ export function ColumnFields({
         <TextField
           label="Default"
           value={draft.default}
-          placeholder={DEFAULT_HINT[draft.type] ?? 'none'}
+          placeholder={DEFAULT_HINT[draft.type] ?? 'no default'}
           onChange={(e) => set({ default: e.target.value })}
           autoComplete="off"
           spellCheck={false}
