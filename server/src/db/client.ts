@@ -21,8 +21,12 @@ export interface Database {
    * per call: text can never smuggle a second one). Rolled back when fn throws.
    */
   transaction<T>(fn: (tx: TxClient) => Promise<T>): Promise<T>;
-  /** Calls onPayload for each NOTIFY on channel, from any connection or instance; resolves to unlisten. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls onPayload for each NOTIFY on channel, from any connection or instance; resolves to
+   * unlisten. onGap: the listening connection was lost (notifications sent until it is back are
+   * lost too); it reconnects by itself.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   /** PGlite only: the data dir as a tarball (a fast template for tests). */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
@@ -93,7 +97,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         conn.release(broken);
       }
     },
-    listen: (channel, onPayload) => listenPostgres(opts.databaseUrl!, channel, onPayload),
+    listen: (channel, onPayload, onGap) => listenPostgres(opts.databaseUrl!, channel, onPayload, onGap),
     close: () => pool.end(),
   };
 }
@@ -105,32 +109,61 @@ function extended(text: string, values: unknown[]): import('pg').QueryConfig {
 
 /**
  * LISTEN on a dedicated connection (a pooled one would be handed to others), reconnecting after
- * a network error; notifications sent while it was down are lost, so subscribers should not
- * rely on every event arriving (an SSE client reconnects and re-reads).
+ * a network error (every second until it succeeds); notifications sent while it was down are
+ * lost, so onGap tells the caller (an SSE client reconnects and re-reads).
  */
-async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
   const { Client } = await import('pg');
   let client: InstanceType<typeof Client> | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  const reconnect = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().catch(reconnect);
+    }, 1000);
+  };
   const connect = async (): Promise<void> => {
     const c = new Client({ connectionString: url });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      void c.end().catch(() => undefined);
+      if (client === c) client = undefined;
+      if (stopped) return;
+      onGap?.();
+      reconnect();
+    };
     c.on('notification', (n) => {
       if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
     });
-    c.on('error', () => {
-      void c.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
-    });
-    await c.connect();
-    await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    c.on('error', onLost);
+    c.on('end', onLost);
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (err) {
+      lost = true;
+      await c.end().catch(() => undefined);
+      throw err;
+    }
+    // Stopped while connecting: this connection is nobody's.
+    if (stopped) {
+      lost = true;
+      await c.end().catch(() => undefined);
+      return;
+    }
     client = c;
   };
   await connect();
   return async () => {
     stopped = true;
     clearTimeout(retry);
-    await client?.end().catch(() => undefined);
+    const c = client;
+    client = undefined;
+    await c?.end().catch(() => undefined);
   };
 }
 

@@ -275,7 +275,9 @@ export interface paths {
          *     under the table's access rule, with data `{"type","table","record"}` (for DELETE,
          *     `old_record` with the primary key, and owner_id under the `owner` rule). The stream opens with
          *     a `ready` event and sends a comment every 25 s. Same credentials as select; 403 when the
-         *     caller may not read the table.
+         *     caller may not read the table. A stream that falls behind (1000 events waiting), loses the
+         *     caller's access or misses notifications ends with an `error` event (data `{"message"}`):
+         *     reconnect and re-read.
          */
         get: operations["subscribeDbChanges"];
         put?: never;
@@ -2627,6 +2629,17 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            /** @description The project has too many live-change streams open on this server (100); `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteDbRows: {

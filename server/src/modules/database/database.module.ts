@@ -8,12 +8,15 @@ import { DatabaseContext } from './database.context';
 import { createSchemaHandlers } from './schema.handlers';
 import { createRowsHandlers } from './rows.handlers';
 import { createChangesHandlers } from './changes.handlers';
+import { ChangesHub } from './changes';
 
 export function createDatabaseModule(deps: Deps) {
   const ctx = new DatabaseContext(deps);
+  const changes = new ChangesHub(ctx, deps.log);
   return {
     ctx,
-    handlers: { ...createSchemaHandlers(ctx), ...createRowsHandlers(ctx), ...createChangesHandlers(ctx) },
+    changes,
+    handlers: { ...createSchemaHandlers(ctx), ...createRowsHandlers(ctx), ...createChangesHandlers(ctx, changes) },
   };
 }
 
@@ -21,8 +24,13 @@ export const databasePlugin = fp(
   async (app: FastifyInstance) => {
     const database = createDatabaseModule(app.deps);
     app.decorate('projectDatabase', database.ctx);
+    app.decorate('projectDatabaseChanges', database.changes);
     app.projects.onDelete('database', (project) => database.ctx.provisioning.drop(project.id));
     app.contractParts.add('database', database);
+    // Live-change streams end before the server closes (it waits for open responses), and the
+    // instance stops listening once the app is closed.
+    app.addHook('preClose', async () => database.changes.endStreams());
+    app.addHook('onClose', async () => database.changes.close());
   },
   { name: 'hostbase-database', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users'], decorators: { fastify: ['deps'] } },
 );
@@ -30,5 +38,7 @@ export const databasePlugin = fp(
 declare module 'fastify' {
   interface FastifyInstance {
     projectDatabase: DatabaseContext;
+    /** This instance's live-change streams (changes.ts). */
+    projectDatabaseChanges: ChangesHub;
   }
 }
