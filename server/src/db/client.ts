@@ -34,6 +34,16 @@ export interface Database {
 
 export interface TxClient {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Rows as arrays in the columns' order, with the columns' names and type oids: for a query the
+   * platform did not write (the SQL box), whose column names may repeat.
+   */
+  queryArrays(sql: string, params?: unknown[]): Promise<ArrayResult>;
+}
+
+export interface ArrayResult {
+  fields: { name: string; dataTypeID: number }[];
+  rows: unknown[][];
 }
 
 export interface DatabaseOptions {
@@ -85,6 +95,10 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         await conn.query('BEGIN');
         const tx: TxClient = {
           query: async <T>(text: string, values: unknown[] = []) => (await conn.query(extended(text, values))).rows as T[],
+          queryArrays: async (text, values = []) => {
+            const r = await conn.query<unknown[]>({ ...extended(text, values), rowMode: 'array' });
+            return { fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: r.rows };
+          },
         };
         const result = await fn(tx);
         await conn.query('COMMIT');
@@ -190,7 +204,15 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     },
     migrate: () => runMigrations(async (sql) => void (await client.exec(sql)), query),
     transaction: (fn) =>
-      client.transaction((tx) => fn({ query: async <T>(text: string, values: unknown[] = []) => (await tx.query<T>(text, values)).rows })),
+      client.transaction((tx) =>
+        fn({
+          query: async <T>(text: string, values: unknown[] = []) => (await tx.query<T>(text, values)).rows,
+          queryArrays: async (text, values = []) => {
+            const r = await tx.query<unknown[]>(text, values, { rowMode: 'array' });
+            return { fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: r.rows };
+          },
+        }),
+      ),
     // In process: PGlite is one connection, so its LISTEN is the whole platform's.
     listen: (channel, onPayload) => client.listen(channel, onPayload),
     dump: async () => (await client.dumpDataDir('gzip')) as Blob,

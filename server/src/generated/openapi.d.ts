@@ -1618,7 +1618,7 @@ export interface components {
             row_count: number;
             /** @description Each row as an array in the columns' order (names may repeat). */
             rows: unknown[][];
-            /** @description More rows than the 1,000 returned. */
+            /** @description There are more rows than returned: at most 1,000 rows and 10 MB of them (as JSON) come back. */
             truncated: boolean;
         };
         DbTable: {
@@ -3568,6 +3568,15 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            /** @description The platform runs on its embedded database (PGlite), which can't stop a query that runs too long; the SQL box needs PostgreSQL (DATABASE_URL). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDbTables: {

@@ -44,6 +44,7 @@ export async function inTenantSession<T>(
     await tx.query(`SET LOCAL ROLE ${role}`);
     return fn({
       query: (sql, params) => tx.query(sql, params),
+      queryArrays: (sql, params) => tx.queryArrays(sql, params),
       asPlatform: async (platformFn) => {
         await tx.query('RESET ROLE');
         try {

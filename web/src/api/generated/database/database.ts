@@ -38,6 +38,7 @@ import type {
   DbUpdate,
   DropDbColumnBody,
   DropDbTableBody,
+  Error,
   ListDbTablesBody,
   Message,
   MethodNotAllowedResponse,
@@ -626,7 +627,7 @@ export const runDbSql = async (projectId: string,
 
 
 
-export const getRunDbSqlMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getRunDbSqlMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext> => {
 
@@ -653,9 +654,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RunDbSqlMutationResult = NonNullable<Awaited<ReturnType<typeof runDbSql>>>
     export type RunDbSqlMutationBody = RunDbSqlBody
-    export type RunDbSqlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type RunDbSqlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error
 
-    export const useRunDbSql = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    export const useRunDbSql = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof runDbSql>>,

@@ -10,7 +10,7 @@ export interface DbSqlResult {
   /** Each row as an array in the columns' order (names may repeat). */
   rows: unknown[][];
   row_count: number;
-  /** More rows than the 1,000 returned. */
+  /** There are more rows than returned: at most 1,000 rows and 10 MB of them (as JSON) come back. */
   truncated: boolean;
   duration_ms: number;
 }
