@@ -1,4 +1,5 @@
-// CORS for the app-side auth API (/api/auth/v1/*), per project and closed by default.
+// CORS for the app-side APIs a browser calls with the project's authentication key: the auth API
+// (/api/auth/v1/*) and the data API (/api/db/v1/*), per project and closed by default.
 //
 // Design: a browser's preflight carries no x-api-key, so it can't name the project. It is
 // answered 204 with the allowed methods and headers (x-api-key, authorization, content-type) and
@@ -22,13 +23,16 @@ import fp from 'fastify-plugin';
 import type { AuthUsersService } from './auth-users.service';
 
 export const AUTH_API_PREFIX = '/api/auth/v1/';
+export const DB_API_PREFIX = '/api/db/v1/';
+/** The APIs an app's pages call with the authentication key, under one set of allowed origins. */
+const APP_API_PREFIXES = [AUTH_API_PREFIX, DB_API_PREFIX];
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
 const ALLOW_HEADERS = 'x-api-key, authorization, content-type';
 
-/** Registered by the auth-users plugin before the contract, so the hook covers its /api/auth/v1 routes. */
+/** Registered by the auth-users plugin before the contract, so the hook covers the /api/auth/v1 and /api/db/v1 routes. */
 export const endUserCors = fp(
   async (app: FastifyInstance, { service }: { service: AuthUsersService }) => {
-    app.options(`${AUTH_API_PREFIX}*`, async (req, reply) => {
+    const preflight = async (req: FastifyRequest, reply: FastifyReply) => {
       const origin = req.headers.origin;
       reply.header('vary', 'Origin');
       if (origin && (await service.originAllowedAnywhere(origin))) {
@@ -40,10 +44,11 @@ export const endUserCors = fp(
         });
       }
       return reply.code(204).send();
-    });
+    };
+    for (const prefix of APP_API_PREFIXES) app.options(`${prefix}*`, preflight);
 
     app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
-      if (req.method === 'OPTIONS' || !req.url.startsWith(AUTH_API_PREFIX)) return payload;
+      if (req.method === 'OPTIONS' || !APP_API_PREFIXES.some((prefix) => req.url.startsWith(prefix))) return payload;
       reply.header('vary', 'Origin');
       const origin = req.headers.origin;
       if (!origin) return payload;

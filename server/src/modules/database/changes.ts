@@ -11,117 +11,14 @@ import type { DatabaseContext } from './database.context';
 import type { DbAccess } from './database.tables';
 import { quoteIdent } from './identifiers';
 import { NOTIFY_CHANNEL, type ChangeNotice } from './triggers';
+import { CHANGES_LIMITS, type ChangesLimits } from './changes.limits';
+import { Subscriber, type Credential } from './change-subscriber';
 
-export const CHANGES_LIMITS = {
-  /** Open streams of one project on one instance; more is a 429. */
-  perProject: 100,
-  /** Open streams on one instance, all projects. */
-  total: 10_000,
-  /** Events waiting for one slow client; past it the stream ends with an `error` event. */
-  queuedEvents: 1000,
-  /** Notices of one table waiting to be read; past it the table's streams end (reconnect and re-read). */
-  pendingNotices: 10_000,
-  /** The same in bytes of notice text (a notice may be up to 8 kB), per table and for the whole instance. */
-  pendingBytes: 4 * 1024 * 1024,
-  totalPendingBytes: 64 * 1024 * 1024,
-  /** Notices read together: one statement per distinct caller reads the rows of up to this many. */
-  batch: 100,
-  /** Statements of one table's batch at once (one per distinct end user of its subscribers). */
-  readConcurrency: 4,
-  keepAliveMs: 25_000,
-  /** How often each stream's credentials are checked again (key rotated, project deleted, token revoked or expired). */
-  recheckMs: 60_000,
-  /** How long the platform's record of a table's access rule is reused for deletes. */
-  accessCacheMs: 1000,
-  /** A stream ended while its client reads nothing is cut after this long. */
-  endGraceMs: 10_000,
-};
-export type ChangesLimits = typeof CHANGES_LIMITS;
+export { CHANGES_LIMITS, Subscriber, type ChangesLimits, type Credential };
+
 
 type Op = ChangeNotice['op'];
 const OPS = new Set<Op>(['INSERT', 'UPDATE', 'DELETE']);
-
-/**
- * The credentials a stream was opened with: `id` groups streams opened with the same ones (one
- * check for all of them); `stillValid` resolves false once they would be refused.
- */
-export interface Credential {
-  id: string;
-  stillValid(): Promise<boolean>;
-}
-
-/** One SSE client: its events in order, a bounded queue while its socket is full. */
-export class Subscriber {
-  private readonly queued: string[] = [];
-  private waiting = false;
-  private closed = false;
-
-  constructor(
-    readonly projectId: string,
-    readonly table: string,
-    /** The signed-in end user of the stream, or null (the key alone). */
-    readonly endUserId: string | null,
-    private readonly out: Writable,
-    private readonly limits: Pick<ChangesLimits, 'queuedEvents' | 'endGraceMs'>,
-    /** What the stream was opened with, checked again every recheckMs. */
-    readonly credential?: Credential,
-  ) {}
-
-  get isClosed(): boolean {
-    return this.closed || this.out.destroyed;
-  }
-
-  send(event: string, data: unknown): void {
-    this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  }
-
-  /** A comment line (keep-alive); skipped while events are waiting anyway. */
-  comment(text: string): void {
-    if (!this.waiting) this.write(`: ${text}\n\n`);
-  }
-
-  /** Ends the stream with a final `error` event (written even past the queue: one small chunk). */
-  fail(message: string): void {
-    if (this.isClosed) return;
-    this.queued.length = 0;
-    this.out.write(`event: error\ndata: ${JSON.stringify({ message })}\n\n`);
-    this.end();
-  }
-
-  /** Ends the stream cleanly; a client that reads nothing more is cut after a grace period. */
-  end(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.queued.length = 0;
-    this.out.end();
-    setTimeout(() => this.out.destroy(), this.limits.endGraceMs).unref();
-  }
-
-  private write(chunk: string): void {
-    if (this.isClosed) return;
-    if (this.waiting) {
-      if (this.queued.length >= this.limits.queuedEvents) {
-        this.fail(`This stream fell behind by ${this.limits.queuedEvents} events and was closed; reconnect and re-read`);
-        return;
-      }
-      this.queued.push(chunk);
-      return;
-    }
-    if (!this.out.write(chunk)) this.wait();
-  }
-
-  private wait(): void {
-    this.waiting = true;
-    this.out.once('drain', this.flush);
-  }
-
-  private readonly flush = (): void => {
-    this.waiting = false;
-    while (this.queued.length && !this.isClosed) {
-      if (!this.out.write(this.queued.shift()!)) return this.wait();
-    }
-  };
-}
 
 /** The subscribers of one table, and its notices waiting to be read (in arrival order). */
 interface TableChannel {

@@ -1,0 +1,77 @@
+// The plan's database limit (SPEC section 9) over everything an account keeps in its projects'
+// databases: the on-disk size (tables, indexes, TOAST) of every table in every project schema the
+// account owns. Checked before each insert and update; a write while the account is at or over its
+// limit is a 413 that names the limit. Reads and deletes always pass, so an account over its limit
+// can still read and make room.
+//
+// The check is not a reservation: concurrent writes of one account may each pass and together go a
+// little past the limit (one batch each). The limit is on what PostgreSQL reports on disk, which
+// grows by pages, not by the bytes a row carries, so an exact charge is not possible anyway.
+// Summing the size of every table costs a file lookup per table, so a reading well under the limit
+// (below REUSE_BELOW of it) is reused for REUSE_MS: near or past the limit, every write reads afresh.
+import type { Database } from '../../db/client';
+import { Errors } from '../../http/errors';
+import { planLimits } from '../../lib/plans';
+import { humanBytes } from '../storage/file-meta';
+import type { DatabaseContext } from './database.context';
+
+export interface DatabaseUsage {
+  plan: string;
+  usedBytes: number;
+}
+
+// The account's plan and the bytes of its projects' schemas, counted as the console's table list
+// counts them (database-size.ts: tables with indexes and TOAST, materialized views, sequences), so
+// the figure shown and the figure enforced agree. One statement: it is sent before the write's
+// transaction asks for a connection (rows.service.ts), and a second one could wait behind it.
+const USAGE_SQL = `
+SELECT a.plan,
+       (SELECT coalesce(sum(pg_catalog.pg_total_relation_size(c.oid)), 0)::float8
+          FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+         WHERE c.relkind IN ('r', 'p', 'm', 'S')
+           AND n.nspname IN (SELECT d.schema_name FROM public.project_databases d JOIN public.projects p ON p.id = d.project_id WHERE p.owner_id = a.id)) AS used
+  FROM public.accounts a
+ WHERE a.id = $1`;
+
+const REUSE_MS = 2000;
+const REUSE_BELOW = 0.9;
+const REMEMBERED_ACCOUNTS = 10_000;
+
+export class DatabaseSizeLimit {
+  /** The plan's limit in bytes (Infinity: none). Replaceable so tests can use a small limit. */
+  limitFor: (plan: string) => number = (plan) => planLimits(plan).databaseBytes;
+  /** How long a reading well under the limit is reused (0: read before every write). */
+  reuseMs = REUSE_MS;
+  private readonly readings = new Map<string, { at: number; usage: DatabaseUsage }>();
+
+  constructor(private readonly database: Database) {}
+
+  async usage(accountId: string): Promise<DatabaseUsage> {
+    const [row] = await this.database.query<{ plan: string; used: number }>(USAGE_SQL, [accountId]);
+    return { plan: row?.plan ?? 'hobby', usedBytes: Number(row?.used ?? 0) };
+  }
+
+  /** Throws the 413 when the account is at or over its plan's database limit. */
+  async checkWrite(accountId: string): Promise<void> {
+    const recent = this.readings.get(accountId);
+    if (recent && Date.now() - recent.at < this.reuseMs && recent.usage.usedBytes < REUSE_BELOW * this.limitFor(recent.usage.plan)) return;
+    const usage = await this.usage(accountId);
+    if (this.readings.size >= REMEMBERED_ACCOUNTS) this.readings.clear();
+    this.readings.set(accountId, { at: Date.now(), usage });
+    const limit = this.limitFor(usage.plan);
+    if (usage.usedBytes < limit) return;
+    throw Errors.payloadTooLarge(
+      `Database size limit reached: the ${planLimits(usage.plan).label} plan allows ${humanBytes(limit)} (this account uses ${humanBytes(usage.usedBytes)}). Delete rows or tables, or upgrade the plan.`,
+    );
+  }
+}
+
+// One limit per database module (the app's projectDatabase context): the row API uses it, and a
+// test reaches the same one through the context to set a small limit.
+const limits = new WeakMap<DatabaseContext, DatabaseSizeLimit>();
+
+export function databaseSizeLimit(ctx: DatabaseContext): DatabaseSizeLimit {
+  let limit = limits.get(ctx);
+  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database)));
+  return limit;
+}
