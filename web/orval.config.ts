@@ -22,6 +22,8 @@ const readOperations = [
   'getSmtpDomainDetails',
   'listSmtpAccounts',
   'verifyToken',
+  'listDbTables',
+  'consoleSelectDbRows',
 ];
 
 export default defineConfig({

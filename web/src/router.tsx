@@ -32,6 +32,7 @@ const GlobalDashboard = lazy(() => import('./features/dashboard/GlobalDashboard'
 const ProjectDashboard = lazy(() => import('./features/dashboard/ProjectDashboard'));
 const ProjectsPage = lazy(() => import('./features/projects/ProjectsPage'));
 const DatabasePage = lazy(() => import('./features/database/DatabasePage'));
+const DatabaseTablePage = lazy(() => import('./features/database/TablePage'));
 const ApiKeysPage = lazy(() => import('./features/apikeys/ApiKeysPage'));
 const StoragePage = lazy(() => import('./features/storage/StoragePage'));
 const AuthUsersPage = lazy(() => import('./features/authusers/AuthUsersPage'));
@@ -39,8 +40,9 @@ const ConsoleHostingPage = lazy(() => import('./features/hosting/ConsoleHostingP
 const ProjectHostingPage = lazy(() => import('./features/hosting/ProjectHostingPage'));
 const EmailPage = lazy(() => import('./features/email/EmailPage'));
 const AccountPage = lazy(() => import('./features/account/AccountPage'));
-const picker = (name: 'ApiKeysPicker' | 'StoragePicker' | 'AuthenticationPicker' | 'EmailPicker') =>
+const picker = (name: 'DatabasePicker' | 'ApiKeysPicker' | 'StoragePicker' | 'AuthenticationPicker' | 'EmailPicker') =>
   lazy(() => import('./features/projects/ProjectPicker').then((m) => ({ default: m[name] })));
+const DatabasePicker = picker('DatabasePicker');
 const ApiKeysPicker = picker('ApiKeysPicker');
 const StoragePicker = picker('StoragePicker');
 const AuthenticationPicker = picker('AuthenticationPicker');
@@ -86,7 +88,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'dashboard', element: <GlobalDashboard /> },
           { path: 'console', element: <ProjectsPage /> },
-          { path: 'console/database', element: <DatabasePage /> },
+          { path: 'console/database', element: <DatabasePicker /> },
           { path: 'console/api-keys', element: <ApiKeysPicker /> },
           { path: 'console/storage', element: <StoragePicker /> },
           { path: 'console/authentication', element: <AuthenticationPicker /> },
@@ -100,6 +102,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <Navigate to="dashboard" replace /> },
               { path: 'dashboard', element: <ProjectDashboard /> },
               { path: 'database', element: <DatabasePage /> },
+              { path: 'database/:table', element: <DatabaseTablePage /> },
               { path: 'api-keys', element: <ApiKeysPage /> },
               { path: 'storage', element: <StoragePage /> },
               { path: 'authentication', element: <AuthUsersPage /> },

@@ -41,6 +41,7 @@ const paths: Record<string, string> = {
   info: 'M12 3a9 9 0 100 18 9 9 0 000-18zM12 11v5M12 8h.01',
   book: 'M4 5a2 2 0 012-2h14v16H6a2 2 0 00-2 2zM4 5v16',
   terminal: 'M4 5h16v14H4zM8 10l2 2-2 2M13 14h3',
+  edit: 'M4 20h4L19 9l-4-4L4 16zM14 6l4 4',
   code: 'M8 8l-4 4 4 4M16 8l4 4-4 4M14 5l-4 14',
 };
 

@@ -1,4 +1,4 @@
-// /console/{api-keys,storage,authentication,hosting,email} without a project: choose one.
+// /console/{database,api-keys,storage,authentication,hosting,email} without a project: choose one.
 import { Link } from 'react-router-dom';
 import { useListProjects } from '../../api/generated/projects/projects';
 import { PageHeader } from '../../components/PageHeader';
@@ -40,6 +40,9 @@ export function ProjectPicker({ section, title, description }: { section: string
   );
 }
 
+export const DatabasePicker = () => (
+  <ProjectPicker section="database" title="Database" description="Tables, rows, access rules and SQL of a project's database." />
+);
 export const ApiKeysPicker = () => (
   <ProjectPicker section="api-keys" title="API Keys" description="Project ids, domains and API keys of your projects." />
 );

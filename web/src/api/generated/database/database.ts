@@ -4,13 +4,22 @@
  * Hostbase platform API 0.1.0
  */
 import {
-  useMutation
+  useMutation,
+  useQuery
 } from '@tanstack/react-query';
 import type {
+  DataTag,
+  DefinedInitialDataOptions,
+  DefinedUseQueryResult,
   MutationFunction,
   QueryClient,
+  QueryFunction,
+  QueryKey,
+  UndefinedInitialDataOptions,
   UseMutationOptions,
-  UseMutationResult
+  UseMutationResult,
+  UseQueryOptions,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -82,49 +91,84 @@ export const listDbTables = async (projectId: string,
 
 
 
-export const getListDbTablesMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listDbTables>>, TError,{projectId: string;data: ListDbTablesBody}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof listDbTables>>, TError,{projectId: string;data: ListDbTablesBody}, TContext> => {
 
-const mutationKey = ['listDbTables'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getListDbTablesQueryKey = (projectId?: string,
+    listDbTablesBody?: ListDbTablesBody,) => {
+    return [
+    `/project/${projectId}/database/tables`, listDbTablesBody
+    ] as const;
+    }
+
+    
+export const getListDbTablesQueryOptions = <TData = Awaited<ReturnType<typeof listDbTables>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
+    listDbTablesBody?: ListDbTablesBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListDbTablesQueryKey(projectId,listDbTablesBody);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDbTables>>> = ({ signal }) => listDbTables(projectId,listDbTablesBody, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listDbTables>>, {projectId: string;data: ListDbTablesBody}> = (props) => {
-          const {projectId,data} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  listDbTables(projectId,data,requestOptions)
-        }
-
-        
+export type ListDbTablesQueryResult = NonNullable<Awaited<ReturnType<typeof listDbTables>>>
+export type ListDbTablesQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listDbTablesBody: undefined |  ListDbTablesBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDbTables>>,
+          TError,
+          Awaited<ReturnType<typeof listDbTables>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listDbTablesBody?: ListDbTablesBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDbTables>>,
+          TError,
+          Awaited<ReturnType<typeof listDbTables>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listDbTablesBody?: ListDbTablesBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type ListDbTablesMutationResult = NonNullable<Awaited<ReturnType<typeof listDbTables>>>
-    export type ListDbTablesMutationBody = ListDbTablesBody
-    export type ListDbTablesMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listDbTablesBody?: ListDbTablesBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useListDbTables = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listDbTables>>, TError,{projectId: string;data: ListDbTablesBody}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof listDbTables>>,
-        TError,
-        {projectId: string;data: ListDbTablesBody},
-        TContext
-      > => {
+  const queryOptions = getListDbTablesQueryOptions(projectId,listDbTablesBody,options)
 
-      const mutationOptions = getListDbTablesMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Creates a table with typed columns. With no primary key column, an `id bigint` column generated
 by default as identity is added first. A foreign key names a column of another table of the
 project. 409 when the name is taken. The new table's access rule is `none` (no app access) unless
@@ -655,49 +699,90 @@ export const consoleSelectDbRows = async (projectId: string,
 
 
 
-export const getConsoleSelectDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError,{projectId: string;table: string;data: DbSelect}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError,{projectId: string;table: string;data: DbSelect}, TContext> => {
 
-const mutationKey = ['consoleSelectDbRows'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getConsoleSelectDbRowsQueryKey = (projectId?: string,
+    table?: string,
+    dbSelect?: DbSelect,) => {
+    return [
+    `/project/${projectId}/database/tables/${table}/rows/select`, dbSelect
+    ] as const;
+    }
+
+    
+export const getConsoleSelectDbRowsQueryOptions = <TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(projectId: string,
+    table: string,
+    dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getConsoleSelectDbRowsQueryKey(projectId,table,dbSelect);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof consoleSelectDbRows>>> = ({ signal }) => consoleSelectDbRows(projectId,table,dbSelect, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof consoleSelectDbRows>>, {projectId: string;table: string;data: DbSelect}> = (props) => {
-          const {projectId,table,data} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId && table), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  consoleSelectDbRows(projectId,table,data,requestOptions)
-        }
-
-        
+export type ConsoleSelectDbRowsQueryResult = NonNullable<Awaited<ReturnType<typeof consoleSelectDbRows>>>
+export type ConsoleSelectDbRowsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+ projectId: string,
+    table: string,
+    dbSelect: undefined |  DbSelect, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof consoleSelectDbRows>>,
+          TError,
+          Awaited<ReturnType<typeof consoleSelectDbRows>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+ projectId: string,
+    table: string,
+    dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof consoleSelectDbRows>>,
+          TError,
+          Awaited<ReturnType<typeof consoleSelectDbRows>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+ projectId: string,
+    table: string,
+    dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type ConsoleSelectDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof consoleSelectDbRows>>>
-    export type ConsoleSelectDbRowsMutationBody = DbSelect
-    export type ConsoleSelectDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+ projectId: string,
+    table: string,
+    dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useConsoleSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError,{projectId: string;table: string;data: DbSelect}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof consoleSelectDbRows>>,
-        TError,
-        {projectId: string;table: string;data: DbSelect},
-        TContext
-      > => {
+  const queryOptions = getConsoleSelectDbRowsQueryOptions(projectId,table,dbSelect,options)
 
-      const mutationOptions = getConsoleSelectDbRowsMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Inserts rows as the project owner.
 
  */
