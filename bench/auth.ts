@@ -13,6 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fmt, post } from './http';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -55,17 +56,6 @@ async function serve(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });
-}
-
-async function post(base: string, p: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-function fmt(n: number, digits = 0): string {
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
 async function main(): Promise<void> {
