@@ -143,7 +143,24 @@ async function main(): Promise<void> {
     console.log(`project database bench: ${SECONDS} s per run, ${IN_FLIGHT} in flight, database ${ready.driver}, Node ${process.version}, ${os.cpus().length} CPUs`);
     const http = (verb: string, body: unknown, duration = SECONDS) =>
       autocannon({ url: `${base}/db/v1/${TABLE}/${verb}`, method: 'POST', connections: IN_FLIGHT, duration, headers: appHeaders, body: JSON.stringify(body) });
-    const figures: [string, number, number, number, string][] = [];
+    // The same call's whole tenant session straight to PostgreSQL (tenant-session.ts: BEGIN,
+    // set_config of the end user, timeout and search_path, SET LOCAL ROLE, the statement, COMMIT):
+    // what the database itself costs a row API call, without HTTP, the key and the token.
+    const [roles] = (await pool.query('SELECT app_role FROM project_databases WHERE project_id = $1', [projectId])).rows as { app_role: string }[];
+    const endUserId = (session.user as { id: string }).id;
+    const inSession = async (query: { sql: string; params: unknown[] }) => {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        await c.query("SELECT set_config('hostbase.uid', $1, true), set_config('statement_timeout', '5000', true), set_config('search_path', $2, true)", [endUserId, `"${schema}"`]);
+        await c.query(`SET LOCAL ROLE "${roles.app_role}"`);
+        await c.query(query.sql, query.params);
+        await c.query('COMMIT');
+      } finally {
+        c.release();
+      }
+    };
+    const figures: [string, number, number, number, number, string][] = [];
     // BENCH_ONLY=select|insert|batch: one figure (e.g. with BENCH_PROFILE).
     const only = process.env.BENCH_ONLY;
     const measure = async (name: string, verb: string, body: unknown, query: { sql: string; params: unknown[] }, perOp: number, goal: string) => {
@@ -153,7 +170,9 @@ async function main(): Promise<void> {
       const api = await http(verb, body);
       if (api.non2xx || api.errors) console.log(`  (warning: ${name}: ${api.non2xx} non-2xx answers, ${api.errors} errors)`);
       const raw = await direct(SECONDS, () => pool.query(query.sql, query.params));
-      figures.push([name, api.requests.average * perOp, raw * perOp, api.latency.p50, goal]);
+      await direct(1, () => inSession(query));
+      const session = await direct(SECONDS, () => inSession(query));
+      figures.push([name, api.requests.average * perOp, raw * perOp, session * perOp, api.latency.p50, goal]);
     };
     // Selects first, on the analyzed seed (autovacuum would analyze a table apps fill; without
     // statistics the planner may walk the primary key for an eq filter), then the inserts.
@@ -164,9 +183,12 @@ async function main(): Promise<void> {
     // The floor every app call stands on: the key and the end user's token checked, no row work.
     await autocannon({ url: `${base}/auth/v1/user`, connections: IN_FLIGHT, duration: 1, headers: appHeaders });
     const floor = await autocannon({ url: `${base}/auth/v1/user`, connections: IN_FLIGHT, duration: SECONDS, headers: appHeaders });
-    console.log(`  ${''.padEnd(36)} ${'row API'.padStart(10)} ${'direct pg'.padStart(10)} ${'ratio'.padStart(7)}  API p50`);
-    for (const [name, api, raw, p50, goal] of figures)
-      console.log(`  ${name.padEnd(36)} ${fmt(api).padStart(10)} ${fmt(raw).padStart(10)} ${fmt(api / raw, 2).padStart(7)}  ${p50} ms ${goal ? `(goal ${goal})` : ''}`);
+    console.log(`  ${''.padEnd(36)} ${'row API'.padStart(10)} ${'direct pg'.padStart(10)} ${'ratio'.padStart(7)} ${'session'.padStart(10)} ${'ratio'.padStart(7)}  API p50`);
+    for (const [name, api, raw, sess, p50, goal] of figures)
+      console.log(
+        `  ${name.padEnd(36)} ${fmt(api).padStart(10)} ${fmt(raw).padStart(10)} ${fmt(api / raw, 2).padStart(7)} ${fmt(sess).padStart(10)} ${fmt(api / sess, 2).padStart(7)}  ${p50} ms ${goal ? `(goal ${goal} of direct pg)` : ''}`,
+      );
+    console.log('  (session: the same statement in the tenant session the row API opens: BEGIN, set_config, SET LOCAL ROLE, it, COMMIT)');
     console.log(`  (floor: GET /api/auth/v1/user, key and token only: ${fmt(floor.requests.average)} req/s, p50 ${floor.latency.p50} ms)`);
     // Roles are the cluster's, not the database's: deleting the project drops them with its schema.
     await post(base, `/project/${projectId}/delete`, { confirm: subdomain }, auth);
