@@ -151,9 +151,8 @@ async function main(): Promise<void> {
     const inSession = async (query: { sql: string; params: unknown[] }) => {
       const c = await pool.connect();
       try {
-        await c.query('BEGIN');
-        await c.query("SELECT set_config('hostbase.uid', $1, true), set_config('statement_timeout', '5000', true), set_config('search_path', $2, true)", [endUserId, `"${schema}"`]);
-        await c.query(`SET LOCAL ROLE "${roles.app_role}"`);
+        // As tenant-session.ts sends it: BEGIN and the platform's settings in one message.
+        await c.query(`BEGIN; SELECT set_config('hostbase.uid', '${endUserId}', true), set_config('statement_timeout', '5000', true), set_config('search_path', '"${schema}"', true); SET LOCAL ROLE "${roles.app_role}"`);
         await c.query(query.sql, query.params);
         await c.query('COMMIT');
       } finally {
@@ -188,7 +187,7 @@ async function main(): Promise<void> {
       console.log(
         `  ${name.padEnd(36)} ${fmt(api).padStart(10)} ${fmt(raw).padStart(10)} ${fmt(api / raw, 2).padStart(7)} ${fmt(sess).padStart(10)} ${fmt(api / sess, 2).padStart(7)}  ${p50} ms ${goal ? `(goal ${goal} of direct pg)` : ''}`,
       );
-    console.log('  (session: the same statement in the tenant session the row API opens: BEGIN, set_config, SET LOCAL ROLE, it, COMMIT)');
+    console.log('  (session: the same statement in the tenant session the row API opens: BEGIN with set_config and SET LOCAL ROLE in one message, it, COMMIT)');
     console.log(`  (floor: GET /api/auth/v1/user, key and token only: ${fmt(floor.requests.average)} req/s, p50 ${floor.latency.p50} ms)`);
     // Roles are the cluster's, not the database's: deleting the project drops them with its schema.
     await post(base, `/project/${projectId}/delete`, { confirm: subdomain }, auth);

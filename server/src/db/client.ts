@@ -20,7 +20,7 @@ export interface Database {
    * One transaction on one connection, every statement over the extended protocol (one statement
    * per call: text can never smuggle a second one). Rolled back when fn throws.
    */
-  transaction<T>(fn: (tx: TxClient) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: TxClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Calls onPayload for each NOTIFY on channel, from any connection or instance; resolves to
    * unlisten. onGap: the listening connection was lost (notifications sent until it is back are
@@ -30,6 +30,15 @@ export interface Database {
   /** PGlite only: the data dir as a tarball (a fast template for tests). */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The platform's own statements, sent with BEGIN in one message (one round trip instead of
+   * one each): settings and SET LOCAL ROLE. Never text a caller sent: it goes over the simple
+   * protocol, where several statements run.
+   */
+  prelude?: string;
 }
 
 export interface TxClient {
@@ -88,11 +97,11 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         conn.release();
       }
     },
-    transaction: async (fn) => {
+    transaction: async (fn, options = {}) => {
       const conn = await pool.connect();
       let broken: Error | undefined;
       try {
-        await conn.query('BEGIN');
+        await conn.query(options.prelude ? `BEGIN;\n${options.prelude}` : 'BEGIN');
         const tx: TxClient = {
           query: async <T>(text: string, values: unknown[] = []) => (await conn.query(extended(text, values))).rows as T[],
           queryArrays: async (text, values = []) => {
@@ -203,16 +212,17 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
       await client.exec(sql);
     },
     migrate: () => runMigrations(async (sql) => void (await client.exec(sql)), query),
-    transaction: (fn) =>
-      client.transaction((tx) =>
-        fn({
+    transaction: (fn, options = {}) =>
+      client.transaction(async (tx) => {
+        if (options.prelude) await tx.exec(options.prelude);
+        return fn({
           query: async <T>(text: string, values: unknown[] = []) => (await tx.query<T>(text, values)).rows,
           queryArrays: async (text, values = []) => {
             const r = await tx.query<unknown[]>(text, values, { rowMode: 'array' });
             return { fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: r.rows };
           },
-        }),
-      ),
+        });
+      }),
     // In process: PGlite is one connection, so its LISTEN is the whole platform's.
     listen: (channel, onPayload) => client.listen(channel, onPayload),
     dump: async () => (await client.dumpDataDir('gzip')) as Blob,

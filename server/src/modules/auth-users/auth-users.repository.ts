@@ -29,9 +29,17 @@ const settingsColumns = {
 
 export class AuthUsersRepository {
   private readonly devices: DeviceTokens<'userId'>;
+  /** Every signed-in app call reads its end user: built once, prepared once per connection. */
+  private readonly byId;
 
   constructor(private readonly db: Db) {
     this.devices = new DeviceTokens(db, endUserDevices, 'userId');
+    this.byId = db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.projectId, sql.placeholder('projectId')), eq(endUsers.id, sql.placeholder('id'))))
+      .limit(1)
+      .prepare('hostbase_end_user_by_id');
   }
 
   // ------------------------------------------------------------------ settings
@@ -104,11 +112,7 @@ export class AuthUsersRepository {
 
   async findById(projectId: string, id: string): Promise<EndUserRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const [row] = await this.db
-      .select()
-      .from(endUsers)
-      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
-      .limit(1);
+    const [row] = await this.byId.execute({ projectId, id });
     return row;
   }
 

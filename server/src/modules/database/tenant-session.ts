@@ -4,7 +4,9 @@
 // can't leave itself (set_config is revoked from PUBLIC: migrations/0010), so whatever a call
 // sends, it sees only what the project's role may see.
 import type { Database, TxClient } from '../../db/client';
-import { quoteIdent } from './identifiers';
+import { quoteIdent, quoteLiteral } from './identifiers';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import type { ProjectDatabaseRow } from './database.tables';
 
 export const STATEMENT_TIMEOUT_MS = 5000;
@@ -35,13 +37,18 @@ export async function inTenantSession<T>(
   fn: (tx: TenantTx) => Promise<T>,
 ): Promise<T> {
   const role = quoteIdent(options.role === 'owner' ? project.ownerRole : project.appRole);
+  // The platform's settings and the role, sent with BEGIN in one message. Every value in it is
+  // the platform's own (an end user id read from the platform's table and checked as a uuid, a
+  // number, names derived from the project id) and quoted as a literal besides.
+  const endUserId = options.endUserId ?? '';
+  if (endUserId && !UUID.test(endUserId)) throw new Error('tenant session: the end user id is not a uuid');
+  const timeoutMs = Math.trunc(options.timeoutMs ?? STATEMENT_TIMEOUT_MS);
+  const prelude = [
+    ...(options.readOnly ? ['SET TRANSACTION READ ONLY'] : []),
+    `SELECT set_config('hostbase.uid', ${quoteLiteral(endUserId)}, true), set_config('statement_timeout', '${timeoutMs}', true), set_config('search_path', ${quoteLiteral(quoteIdent(project.schemaName))}, true)`,
+    `SET LOCAL ROLE ${role}`,
+  ].join(';\n');
   return database.transaction(async (tx) => {
-    if (options.readOnly) await tx.query('SET TRANSACTION READ ONLY');
-    await tx.query(
-      `SELECT set_config('hostbase.uid', $1, true), set_config('statement_timeout', $2, true), set_config('search_path', $3, true)`,
-      [options.endUserId ?? '', String(options.timeoutMs ?? STATEMENT_TIMEOUT_MS), quoteIdent(project.schemaName)],
-    );
-    await tx.query(`SET LOCAL ROLE ${role}`);
     return fn({
       query: (sql, params) => tx.query(sql, params),
       queryArrays: (sql, params) => tx.queryArrays(sql, params),
@@ -54,5 +61,5 @@ export async function inTenantSession<T>(
         }
       },
     });
-  });
+  }, { prelude });
 }

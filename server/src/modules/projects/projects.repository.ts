@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
@@ -10,7 +10,21 @@ export interface NewKey {
 }
 
 export class ProjectsRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * Every app call looks its key up: built once (building a drizzle query costs more than the
+   * lookup itself) and prepared once per connection.
+   */
+  private readonly byKeyHash;
+
+  constructor(private readonly db: Db) {
+    this.byKeyHash = db
+      .select({ project: projects })
+      .from(projectKeys)
+      .innerJoin(projects, eq(projects.id, projectKeys.projectId))
+      .where(and(eq(projectKeys.kind, sql.placeholder('kind')), eq(projectKeys.keyHash, sql.placeholder('keyHash')), isNull(projectKeys.revokedAt)))
+      .limit(1)
+      .prepare('hostbase_project_by_key_hash');
+  }
 
   listByOwner(ownerId: string): Promise<ProjectRow[]> {
     return this.db.select().from(projects).where(eq(projects.ownerId, ownerId)).orderBy(desc(projects.createdAt));
@@ -68,12 +82,7 @@ export class ProjectsRepository {
   }
 
   async projectByKeyHash(kind: ProjectKeyKind, keyHash: string): Promise<ProjectRow | undefined> {
-    const [row] = await this.db
-      .select({ project: projects })
-      .from(projectKeys)
-      .innerJoin(projects, eq(projects.id, projectKeys.projectId))
-      .where(and(eq(projectKeys.kind, kind), eq(projectKeys.keyHash, keyHash), isNull(projectKeys.revokedAt)))
-      .limit(1);
+    const [row] = await this.byKeyHash.execute({ kind, keyHash });
     return row?.project;
   }
 }
