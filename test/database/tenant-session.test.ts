@@ -81,3 +81,17 @@ test('dropping the project drops its schema and roles', async () => {
   const left = await t.database.query('SELECT 1 FROM pg_roles WHERE rolname = ANY($1) UNION ALL SELECT 1 FROM pg_namespace WHERE nspname = $2', [[names.ownerRole, names.appRole], names.schemaName]);
   expect(left).toEqual([]);
 });
+
+test("asPlatform runs as the platform in the platform's schema, then returns to the project's role and schema", async () => {
+  const { project } = await developerWithProject();
+  const names = await ctx.names(project);
+  const seen = await ctx.session(project, owner, async (tx) => {
+    const inside = await tx.asPlatform(() => tx.query<{ u: string; p: string }>("SELECT current_user AS u, current_setting('search_path') AS p"));
+    const after = await tx.query<{ u: string; p: string }>("SELECT current_user AS u, current_setting('search_path') AS p");
+    return { inside: inside[0], after: after[0] };
+  });
+  expect(seen.inside.u).not.toBe(names.ownerRole);
+  expect(seen.inside.p).toBe('public');
+  expect(seen.after.u).toBe(names.ownerRole);
+  expect(seen.after.p.replace(/"/g, '')).toBe(names.schemaName);
+});

@@ -52,11 +52,15 @@ export async function inTenantSession<T>(
     return fn({
       query: (sql, params) => tx.query(sql, params),
       queryArrays: (sql, params) => tx.queryArrays(sql, params),
+      // The platform's statements also leave the project's search_path: a project may name a
+      // table like a platform table, and no platform statement should ever find the project's.
       asPlatform: async (platformFn) => {
         await tx.query('RESET ROLE');
+        await tx.query('SET LOCAL search_path = public');
         try {
           return await platformFn();
         } finally {
+          await tx.query(`SET LOCAL search_path = ${quoteIdent(project.schemaName)}`);
           await tx.query(`SET LOCAL ROLE ${role}`);
         }
       },
