@@ -14,24 +14,12 @@ import { Errors } from '../../http/errors';
 import { planLimits } from '../../lib/plans';
 import { humanBytes } from '../storage/file-meta';
 import type { DatabaseContext } from './database.context';
+import { accountUsage } from './database-size';
 
 export interface DatabaseUsage {
   plan: string;
   usedBytes: number;
 }
-
-// The account's plan and the bytes of its projects' schemas, counted as the console's table list
-// counts them (database-size.ts: tables with indexes and TOAST, materialized views, sequences), so
-// the figure shown and the figure enforced agree. One statement: it is sent before the write's
-// transaction asks for a connection (rows.service.ts), and a second one could wait behind it.
-const USAGE_SQL = `
-SELECT a.plan,
-       (SELECT coalesce(sum(pg_catalog.pg_total_relation_size(c.oid)), 0)::float8
-          FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-         WHERE c.relkind IN ('r', 'p', 'm', 'S')
-           AND n.nspname IN (SELECT d.schema_name FROM public.project_databases d JOIN public.projects p ON p.id = d.project_id WHERE p.owner_id = a.id)) AS used
-  FROM public.accounts a
- WHERE a.id = $1`;
 
 const REUSE_MS = 2000;
 const REUSE_BELOW = 0.9;
@@ -46,9 +34,9 @@ export class DatabaseSizeLimit {
 
   constructor(private readonly database: Database) {}
 
-  async usage(accountId: string): Promise<DatabaseUsage> {
-    const [row] = await this.database.query<{ plan: string; used: number }>(USAGE_SQL, [accountId]);
-    return { plan: row?.plan ?? 'hobby', usedBytes: Number(row?.used ?? 0) };
+  /** Counted as the console's table list counts it (database-size.ts), so shown and enforced agree. */
+  usage(accountId: string): Promise<DatabaseUsage> {
+    return accountUsage(this.database, accountId);
   }
 
   /** Throws the 413 when the account is at or over its plan's database limit. */

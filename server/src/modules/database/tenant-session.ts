@@ -5,8 +5,7 @@
 // sends, it sees only what the project's role may see.
 import type { Database, TxClient } from '../../db/client';
 import { quoteIdent, quoteLiteral } from './identifiers';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../lib/ids';
 import type { ProjectDatabaseRow } from './database.tables';
 
 export const STATEMENT_TIMEOUT_MS = 5000;
@@ -41,7 +40,7 @@ export async function inTenantSession<T>(
   // the platform's own (an end user id read from the platform's table and checked as a uuid, a
   // number, names derived from the project id) and quoted as a literal besides.
   const endUserId = options.endUserId ?? '';
-  if (endUserId && !UUID.test(endUserId)) throw new Error('tenant session: the end user id is not a uuid');
+  if (endUserId && !isUuid(endUserId)) throw new Error('tenant session: the end user id is not a uuid');
   const timeoutMs = Math.trunc(options.timeoutMs ?? STATEMENT_TIMEOUT_MS);
   const prelude = [
     ...(options.readOnly ? ['SET TRANSACTION READ ONLY'] : []),
