@@ -239,6 +239,24 @@ describe('subscribing', () => {
     expect({ status: long.status, message: long.error?.message }).toEqual({ status: 400, message: 'params/table must be at most 63 bytes (UTF-8)' });
   });
 
+  test("one client can't take every stream of a project: past its own share, 429; others still get in", async () => {
+    const project = await createProject(t, dev);
+    await makeTable(ctx, project, 'notes', NOTES, 'signed_in');
+    const [a, b] = [await signUpEndUser(t, project), await signUpEndUser(t, project)];
+    const before = CHANGES_LIMITS.perClient;
+    CHANGES_LIMITS.perClient = 2;
+    try {
+      expect((await listen(project, 'notes', a.accessToken)).status).toBe(200);
+      expect((await listen(project, 'notes', a.accessToken)).status).toBe(200);
+      const third = await listen(project, 'notes', a.accessToken);
+      expect(third.status).toBe(429);
+      expect(third.error?.message).toBe('This client has 2 live-change streams of this project open on this server; close one or try again later');
+      expect((await listen(project, 'notes', b.accessToken)).status).toBe(200);
+    } finally {
+      CHANGES_LIMITS.perClient = before;
+    }
+  });
+
   test('past the streams a project may hold on one server: 429 with Retry-After', async () => {
     const project = await createProject(t, dev);
     await makeTable(ctx, project, 'notes', NOTES, 'read');

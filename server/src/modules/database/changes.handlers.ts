@@ -32,7 +32,7 @@ export function createChangesHandlers(ctx: DatabaseContext, hub: ChangesHub): Ha
       if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
 
       const out = new PassThrough();
-      const sub = await hub.subscribe(project.id, table, endUserId, out, credentialOf(req, project.id, endUserId));
+      const sub = await hub.subscribe(project.id, table, endUserId, out, credentialOf(req, project.id, endUserId), req.ip);
       // Whatever ends the response (the client going away, the server closing), the stream goes too.
       reply.raw.once('close', () => out.destroy());
       if (reply.raw.destroyed) out.destroy(); // gone while it was being subscribed

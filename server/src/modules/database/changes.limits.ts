@@ -2,6 +2,12 @@
 export const CHANGES_LIMITS = {
   /** Open streams of one project on one instance; more is a 429. */
   perProject: 100,
+  /**
+   * Open streams of one client of a project on one instance: a signed-in end user, or an address
+   * for callers with only the key (which ships inside apps: anyone may hold it). Keeps one caller
+   * from taking every stream the project may have.
+   */
+  perClient: 10,
   /** Open streams on one instance, all projects. */
   total: 10_000,
   /** Events waiting for one slow client; past it the stream ends with an `error` event. */

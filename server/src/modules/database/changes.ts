@@ -36,6 +36,7 @@ const channelKey = (projectId: string, table: string) => `${projectId}\u0000${ta
 export class ChangesHub {
   private readonly channels = new Map<string, TableChannel>();
   private readonly perProject = new Map<string, number>();
+  private readonly perClient = new Map<string, number>();
   private total = 0;
   private pendingBytes = 0;
   private listening?: Promise<() => Promise<void>>;
@@ -58,25 +59,30 @@ export class ChangesHub {
    * A new subscriber writing to `out`, once this instance listens (so a change committed after
    * the caller gets `ready` is never missed). 429 past the limits. Removed when `out` closes.
    */
-  async subscribe(projectId: string, table: string, endUserId: string | null, out: Writable, credential?: Credential): Promise<Subscriber> {
+  async subscribe(projectId: string, table: string, endUserId: string | null, out: Writable, credential?: Credential, address = ''): Promise<Subscriber> {
     if (this.closed) throw Errors.unavailable('The server is shutting down');
     await this.listen();
+    const client = `${projectId}\u0000${endUserId ? `user:${endUserId}` : `ip:${address}`}`;
     const open = this.perProject.get(projectId) ?? 0;
-    if (open >= this.limits.perProject || this.total >= this.limits.total) {
-      const message =
-        open >= this.limits.perProject
+    const mine = this.perClient.get(client) ?? 0;
+    const refusal =
+      mine >= this.limits.perClient
+        ? `This client has ${this.limits.perClient} live-change streams of this project open on this server; close one or try again later`
+        : open >= this.limits.perProject
           ? `This project has ${this.limits.perProject} live-change streams open on this server; close one or try again later`
-          : 'This server has too many live-change streams open; try again later';
-      throw new AppError(429, ErrorCode.RateLimited, message, { 'retry-after': '30' });
-    }
+          : this.total >= this.limits.total
+            ? 'This server has too many live-change streams open; try again later'
+            : undefined;
+    if (refusal) throw new AppError(429, ErrorCode.RateLimited, refusal, { 'retry-after': '30' });
     const sub = new Subscriber(projectId, table, endUserId, out, this.limits, credential);
     const key = channelKey(projectId, table);
     let channel = this.channels.get(key);
     if (!channel) this.channels.set(key, (channel = { projectId, table, subscribers: new Set(), pending: [], pendingBytes: 0 }));
     channel.subscribers.add(sub);
     this.perProject.set(projectId, open + 1);
+    this.perClient.set(client, mine + 1);
     this.total++;
-    out.once('close', () => this.remove(channel, sub));
+    out.once('close', () => this.remove(channel, sub, client));
     return sub;
   }
 
@@ -97,12 +103,11 @@ export class ChangesHub {
     await unlisten?.();
   }
 
-  private remove(channel: TableChannel, sub: Subscriber): void {
+  private remove(channel: TableChannel, sub: Subscriber, client: string): void {
     if (!channel.subscribers.delete(sub)) return;
     this.total--;
-    const open = (this.perProject.get(sub.projectId) ?? 1) - 1;
-    if (open > 0) this.perProject.set(sub.projectId, open);
-    else this.perProject.delete(sub.projectId);
+    decrement(this.perProject, sub.projectId);
+    decrement(this.perClient, client);
     if (!channel.subscribers.size) {
       this.dropPending(channel);
       if (this.channels.get(channelKey(channel.projectId, channel.table)) === channel) this.channels.delete(channelKey(channel.projectId, channel.table));
@@ -266,6 +271,13 @@ export class ChangesHub {
     channel.access = { rule: row?.access ?? 'none', at: now };
     return channel.access.rule;
   }
+}
+
+/** Counts open streams by key; a key at zero is forgotten. */
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 1) - 1;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }
 
 function eventOf(notice: ChangeNotice, record: unknown): object | undefined {
