@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   const { Pool } = await import('pg');
   const { describeTable } = await import('../server/src/modules/database/catalog');
   const { buildInsert, buildSelect } = await import('../server/src/modules/database/rows.query');
+  const { runPipeline } = await import('../server/src/db/pipeline');
 
   // A database of its own for the run, dropped at the end.
   const dbName = `hostbase_bench_db_${process.pid}`;
@@ -143,18 +144,22 @@ async function main(): Promise<void> {
     console.log(`project database bench: ${SECONDS} s per run, ${IN_FLIGHT} in flight, database ${ready.driver}, Node ${process.version}, ${os.cpus().length} CPUs`);
     const http = (verb: string, body: unknown, duration = SECONDS) =>
       autocannon({ url: `${base}/db/v1/${TABLE}/${verb}`, method: 'POST', connections: IN_FLIGHT, duration, headers: appHeaders, body: JSON.stringify(body) });
-    // The same call's whole tenant session straight to PostgreSQL (tenant-session.ts: BEGIN,
-    // set_config of the end user, timeout and search_path, SET LOCAL ROLE, the statement, COMMIT):
-    // what the database itself costs a row API call, without HTTP, the key and the token.
+    // The same call's statements straight to PostgreSQL, as the row API sends them
+    // (tenant-session.ts tenantStatement: the settings and the role by set_config, then the
+    // statement, in one round trip): what the database itself costs a row API call, without HTTP,
+    // the key and the token.
     const [roles] = (await pool.query('SELECT app_role FROM project_databases WHERE project_id = $1', [projectId])).rows as { app_role: string }[];
     const endUserId = (session.user as { id: string }).id;
     const inSession = async (query: { sql: string; params: unknown[] }) => {
       const c = await pool.connect();
       try {
-        // As tenant-session.ts sends it: BEGIN and the platform's settings in one message.
-        await c.query(`BEGIN; SELECT set_config('hostbase.uid', '${endUserId}', true), set_config('statement_timeout', '5000', true), set_config('search_path', '"${schema}"', true); SET LOCAL ROLE "${roles.app_role}"`);
-        await c.query(query.sql, query.params);
-        await c.query('COMMIT');
+        await runPipeline(c, [
+          {
+            text: "SELECT set_config('hostbase.uid', $1, true), set_config('statement_timeout', $2, true), set_config('search_path', $3, true), set_config('role', $4, true)",
+            values: [endUserId, '5000', `"${schema}"`, roles.app_role],
+          },
+          { text: query.sql, values: query.params },
+        ]);
       } finally {
         c.release();
       }
@@ -187,7 +192,7 @@ async function main(): Promise<void> {
       console.log(
         `  ${name.padEnd(36)} ${fmt(api).padStart(10)} ${fmt(raw).padStart(10)} ${fmt(api / raw, 2).padStart(7)} ${fmt(sess).padStart(10)} ${fmt(api / sess, 2).padStart(7)}  ${p50} ms ${goal ? `(goal ${goal} of direct pg)` : ''}`,
       );
-    console.log('  (session: the same statement in the tenant session the row API opens: BEGIN with set_config and SET LOCAL ROLE in one message, it, COMMIT)');
+    console.log('  (session: the statements the row API sends, run directly: set_config of the end user, timeout, search_path and role, then the statement, in one round trip)');
     console.log(`  (floor: GET /api/auth/v1/user, key and token only: ${fmt(floor.requests.average)} req/s, p50 ${floor.latency.p50} ms)`);
     // Roles are the cluster's, not the database's: deleting the project drops them with its schema.
     await post(base, `/project/${projectId}/delete`, { confirm: subdomain }, auth);

@@ -39,6 +39,7 @@ import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
 import type { Deps } from './deps';
+import { LookupCache } from './lib/lookup-cache';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -108,8 +109,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     passwords: createPasswordHasher(config.passwordHashCost),
     secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')),
     objectStore: options.objectStore ?? (await createObjectStore({ dataDir: config.dataDir, s3: config.s3 })),
+    lookups: new LookupCache(database),
   };
   app.decorate('deps', deps);
+  // Not listening, the cache serves nothing from memory: slower, never stale.
+  await deps.lookups.start().catch((err: Error) => app.log.warn({ err }, 'lookup notices: not listening; every key and token is read from the database'));
+  app.addHook('onClose', () => deps.lookups.stop().catch(() => undefined));
 
   registerErrorHandling(app);
   registerValidation(app);

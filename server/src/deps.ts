@@ -9,6 +9,7 @@ import type { Mailer } from './lib/mailer';
 import type { RateLimiter } from './lib/rate-limit';
 import type { PasswordHasher, SecretBox } from './lib/crypto';
 import type { ObjectStore } from './modules/storage/object-store';
+import type { LookupCache } from './lib/lookup-cache';
 
 export interface Deps {
   config: Config;
@@ -24,4 +25,6 @@ export interface Deps {
   secrets: SecretBox;
   /** Bytes of stored files (and anything else kept as objects): DATA_DIR or S3. */
   objectStore: ObjectStore;
+  /** Keys, end users and accounts kept in memory, dropped by the database's notices. */
+  lookups: LookupCache;
 }

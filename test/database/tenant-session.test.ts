@@ -73,6 +73,79 @@ describe.each([
   });
 });
 
+// The row API's one-round-trip form (tenantStatement): the same role, settings and walls.
+describe('one statement (tenantStatement)', () => {
+  test('runs as the project role, in its schema, with the timeout and the end user', async () => {
+    const { project } = await developerWithProject();
+    const names = await ctx.names(project);
+    const uid = '5b0f6c1e-0000-4000-8000-000000000001';
+    const [r] = await ctx.statement<Record<string, string>>(project, { ...app, endUserId: uid }, {
+      sql: "SELECT current_user AS u, current_setting('search_path') AS p, current_setting('statement_timeout') AS s, current_setting('hostbase.uid') AS uid, $1::text AS echo",
+      params: ["'; RESET ROLE; --"],
+    });
+    expect(r).toEqual({ u: names.appRole, p: `"${names.schemaName}"`, s: '5s', uid, echo: "'; RESET ROLE; --" });
+  });
+
+  test('its settings end with it: the next call on the pool is the platform again', async () => {
+    const { project } = await developerWithProject();
+    await ctx.statement(project, owner, { sql: 'SELECT 1', params: [] });
+    const rows = await Promise.all([1, 2, 3].map(() => t.database.query<{ u: string; s: string }>("SELECT current_user AS u, current_setting('statement_timeout') AS s")));
+    for (const [r] of rows) {
+      expect(r.s).not.toBe('5s');
+      expect(r.u).not.toMatch(/^hb_/);
+    }
+  });
+
+  onPostgres('pg_sleep past the timeout is cancelled', async () => {
+    const { project } = await developerWithProject();
+    await expect(ctx.statement(project, { ...owner, timeoutMs: 200 }, { sql: 'SELECT pg_sleep(3)', params: [] })).rejects.toMatchObject({ code: '57014' });
+  });
+
+  test.each([
+    ['a platform table', 'SELECT * FROM public.accounts'],
+    ['set_config(role)', "SELECT set_config('role', 'postgres', false)"],
+    ['two statements', 'SELECT 1; RESET ROLE'],
+  ])('can not reach %s', async (_what, sql) => {
+    const { project } = await developerWithProject();
+    await expect(ctx.statement(project, app, { sql, params: [] })).rejects.toThrow();
+  });
+
+  test('all or nothing: a statement after a failed one does not run, and the one before is rolled back', async () => {
+    const { project } = await developerWithProject();
+    await ctx.session(project, owner, (tx) => tx.query('CREATE TABLE notes (v text NOT NULL)'));
+    const names = await ctx.names(project);
+    const table = `"${names.schemaName}".notes`;
+    await expect(
+      t.database.pipeline([
+        { text: `INSERT INTO ${table} VALUES ($1)`, values: ['first'] },
+        { text: `INSERT INTO ${table} VALUES ($1)`, values: [null] },
+        { text: `INSERT INTO ${table} VALUES ($1)`, values: ['third'] },
+      ]),
+    ).rejects.toMatchObject({ code: '23502' });
+    expect(await t.database.query(`SELECT v FROM ${table}`)).toEqual([]);
+    const [, rows] = await t.database.pipeline([{ text: `INSERT INTO ${table} VALUES ($1)`, values: ['kept'] }, { text: `SELECT v FROM ${table}` }]);
+    expect(rows).toEqual([{ v: 'kept' }]);
+  });
+
+  // pg's mapping of values to the wire (PGlite, in process, has no wire).
+  onPostgres('a value that can not be sent fails the call before anything runs', async () => {
+    const { project } = await developerWithProject();
+    await ctx.session(project, owner, (tx) => tx.query('CREATE TABLE notes (v text)'));
+    const names = await ctx.names(project);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(
+      t.database.pipeline([
+        { text: `INSERT INTO "${names.schemaName}".notes VALUES ('first')` },
+        { text: `INSERT INTO "${names.schemaName}".notes VALUES ($1)`, values: [circular] },
+      ]),
+    ).rejects.toThrow();
+    expect(await t.database.query(`SELECT v FROM "${names.schemaName}".notes`)).toEqual([]);
+    // The connection is still good.
+    expect(await t.database.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+});
+
 test('dropping the project drops its schema and roles', async () => {
   const { dev, project } = await developerWithProject();
   const names = await ctx.names(project);

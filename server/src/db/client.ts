@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { schema } from './schema';
 import { runMigrations, type SqlExecutor } from './migrate';
+import { runPipeline, type PipelineStatement } from './pipeline';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -22,11 +23,17 @@ export interface Database {
    */
   transaction<T>(fn: (tx: TxClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
+   * Statements run in order as one transaction, in one round trip on PostgreSQL (db/pipeline.ts);
+   * each statement's rows. A statement may rely on settings a previous one made with
+   * set_config(…, true). All or nothing: a failing statement rolls back the ones before it.
+   */
+  pipeline(statements: PipelineStatement[]): Promise<Record<string, unknown>[][]>;
+  /**
    * Calls onPayload for each NOTIFY on channel, from any connection or instance; resolves to
    * unlisten. onGap: the listening connection was lost (notifications sent until it is back are
-   * lost too); it reconnects by itself.
+   * lost too); it reconnects by itself, and calls onResume when it listens again.
    */
-  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void, onResume?: () => void): Promise<() => Promise<void>>;
   /** PGlite only: the data dir as a tarball (a fast template for tests). */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
@@ -120,7 +127,20 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         conn.release(broken);
       }
     },
-    listen: (channel, onPayload, onGap) => listenPostgres(opts.databaseUrl!, channel, onPayload, onGap),
+    pipeline: async (statements) => {
+      const conn = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        return await runPipeline(conn, statements);
+      } catch (err) {
+        // A server error ends the implicit transaction at the Sync; a lost connection is not reused.
+        if (!(err instanceof Error && 'severity' in err)) broken = err as Error;
+        throw err;
+      } finally {
+        conn.release(broken);
+      }
+    },
+    listen: (channel, onPayload, onGap, onResume) => listenPostgres(opts.databaseUrl!, channel, onPayload, onGap, onResume),
     close: () => pool.end(),
   };
 }
@@ -135,10 +155,17 @@ function extended(text: string, values: unknown[]): import('pg').QueryConfig {
  * a network error (every second until it succeeds); notifications sent while it was down are
  * lost, so onGap tells the caller (an SSE client reconnects and re-reads).
  */
-async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onGap?: () => void,
+  onResume?: () => void,
+): Promise<() => Promise<void>> {
   const { Client } = await import('pg');
   let client: InstanceType<typeof Client> | undefined;
   let stopped = false;
+  let lostOnce = false;
   let retry: NodeJS.Timeout | undefined;
   const reconnect = () => {
     if (stopped || retry) return;
@@ -156,6 +183,7 @@ async function listenPostgres(url: string, channel: string, onPayload: (payload:
       void c.end().catch(() => undefined);
       if (client === c) client = undefined;
       if (stopped) return;
+      lostOnce = true;
       onGap?.();
       reconnect();
     };
@@ -178,7 +206,9 @@ async function listenPostgres(url: string, channel: string, onPayload: (payload:
       await c.end().catch(() => undefined);
       return;
     }
+    const resumed = lostOnce;
     client = c;
+    if (resumed) onResume?.();
   };
   await connect();
   return async () => {
@@ -222,6 +252,13 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
             return { fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: r.rows };
           },
         });
+      }),
+    // PGlite is in process: no round trips to save, one transaction gives the same meaning.
+    pipeline: (statements) =>
+      client.transaction(async (tx) => {
+        const results: Record<string, unknown>[][] = [];
+        for (const st of statements) results.push((await tx.query<Record<string, unknown>>(st.text, st.values ?? [])).rows);
+        return results;
       }),
     // In process: PGlite is one connection, so its LISTEN is the whole platform's.
     listen: (channel, onPayload) => client.listen(channel, onPayload),

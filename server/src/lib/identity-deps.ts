@@ -10,5 +10,6 @@ export function identityServiceDeps(deps: Deps) {
     clock: deps.clock,
     publicUrl: deps.config.publicUrl,
     log: deps.log,
+    lookups: deps.lookups,
   };
 }

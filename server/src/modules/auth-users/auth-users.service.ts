@@ -3,6 +3,7 @@
 // detection, sign-out, password reset, email verification). Depends on interfaces only.
 import crypto from 'node:crypto';
 import type { Clock } from '../../lib/clock';
+import type { LookupCache } from '../../lib/lookup-cache';
 import type { ProjectMailers } from '../smtp/project-mailer';
 import type { Limit, RateLimiter } from '../../lib/rate-limit';
 import { WINDOW_LIMITS } from '../../lib/limits';
@@ -39,6 +40,8 @@ export interface AuthUsersServiceDeps {
   clock: Clock;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
+  /** End users by id, kept in memory (lib/lookup-cache.ts). */
+  lookups: Pick<LookupCache, 'get' | 'barrier'>;
 }
 
 export interface EndUserSession {
@@ -99,6 +102,8 @@ export class AuthUsersService {
   async remove(project: ProjectRow, userId: string, email?: string): Promise<void> {
     const user = await this.requireUser(project, userId, email);
     if (!(await this.d.repo.delete(project.id, user.id))) throw Errors.notFound('User');
+    // Its tokens stop working on this instance before the answer goes out.
+    await this.d.lookups.barrier();
   }
 
   /** The developer asks for a reset mail to be sent to one of the project's users. */
@@ -225,7 +230,11 @@ export class AuthUsersService {
   async authenticate(project: Pick<ProjectRow, 'id'>, accessToken: string): Promise<EndUserRow> {
     const claims = await this.d.tokens.verify(accessToken, project.id);
     if (!claims) throw Errors.invalidToken();
-    const user = await this.d.repo.findById(project.id, claims.sub);
+    const user = await this.d.lookups.get(
+      `end_user:${project.id}:${claims.sub}`,
+      () => this.d.repo.findById(project.id, claims.sub),
+      (u) => [`end_user:${u.id}`, `project:${project.id}`],
+    );
     if (!user || user.tokenVersion !== claims.tv) throw Errors.invalidToken();
     return user;
   }
@@ -255,6 +264,7 @@ export class AuthUsersService {
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) throw Errors.badRequest('This reset link is invalid or has expired');
     await this.d.repo.setPassword(user.id, await this.d.passwords.hash(password), now);
+    await this.d.lookups.barrier();
     await this.d.repo.closeTokens(user.id, 'password_reset', now);
     // The user proved the mailbox: others' failures against the account no longer count.
     await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, `enduser-login:${user.projectId}`, user.emailNormalized, '').accountKey!);

@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps';
 import type { ProjectRow } from '../projects/projects.tables';
 import { Provisioning } from './provisioning';
-import { inTenantSession, type TenantSessionOptions, type TenantTx } from './tenant-session';
+import { inTenantSession, tenantStatement, type TenantSessionOptions, type TenantTx } from './tenant-session';
 import type { ProjectDatabaseRow } from './database.tables';
 
 export class DatabaseContext {
@@ -22,5 +22,10 @@ export class DatabaseContext {
   async session<T>(project: Pick<ProjectRow, 'id'>, options: TenantSessionOptions, fn: (tx: TenantTx, names: ProjectDatabaseRow) => Promise<T>): Promise<T> {
     const names = await this.names(project);
     return inTenantSession(this.deps.database, names, options, (tx) => fn(tx, names));
+  }
+
+  /** One statement as the project's role, in one round trip (see tenant-session.ts tenantStatement). */
+  async statement<T>(project: Pick<ProjectRow, 'id'>, options: Omit<TenantSessionOptions, 'readOnly'>, statement: { sql: string; params: unknown[] }): Promise<T[]> {
+    return tenantStatement<T>(this.deps.database, await this.names(project), options, statement);
   }
 }

@@ -5,7 +5,7 @@
 // built from the table's columns as the catalog has them (rows.columns.ts; see run()).
 import { AppError, Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
-import { inTenantSession, type TenantSessionOptions } from './tenant-session';
+import { tenantStatement, type TenantSessionOptions } from './tenant-session';
 import { tableColumns } from './rows.columns';
 import { checkIdentifier } from './identifiers';
 import { tenantError } from './pg-errors';
@@ -88,8 +88,8 @@ export class RowsService {
   /**
    * One statement as the caller's role on the named table of the project's schema (404 when there
    * is none). `grows`: an insert or update, refused (413) while the account is at its database
-   * limit; that check, like a read of the table's columns, runs on another connection while the
-   * transaction starts, and the statement waits for it.
+   * limit; that check and a read of the table's columns run side by side, on connections of their
+   * own, and the statement is sent when both are in.
    *
    * The columns are remembered for COLUMNS_REUSE_MS (the catalog read is the dearest statement of
    * a call). A description that went stale since (a column added, renamed, dropped or retyped,
@@ -97,7 +97,7 @@ export class RowsService {
    * comparison it refuses (where PostgreSQL can still compare a value cast to the old type, the
    * answer is the one the caller asked for). So a call that fails with a remembered description reads the
    * catalog again and, when the table did change, runs once more with what it has now (the failed
-   * attempt's transaction was rolled back: nothing was written).
+   * attempt was one transaction, rolled back: nothing was written).
    */
   private async run<T>(project: Project, caller: RowsCaller, table: string, grows: boolean, build: (schema: string, info: TableInfo) => BuiltQuery): Promise<T[]> {
     checkIdentifier(table, 'table');
@@ -128,24 +128,21 @@ export class RowsService {
     allowed: Promise<void> | undefined,
     build: (schema: string, info: TableInfo) => BuiltQuery,
   ): Promise<T[]> {
-    return inTenantSession(this.ctx.deps.database, names, options, async (tx) => {
-      const info = await columns;
-      if (!info) throw Errors.notFound('Table');
-      const query = build(names.schemaName, info);
-      await allowed;
-      try {
-        return await tx.query<T>(query.sql, query.params);
-      } catch (err) {
-        throw tenantError(err);
-      }
-    });
+    const info = await columns;
+    if (!info) throw Errors.notFound('Table');
+    const query = build(names.schemaName, info);
+    await allowed;
+    try {
+      // The settings, the role and the statement in one round trip (tenant-session.ts).
+      return await tenantStatement<T>(this.ctx.deps.database, names, options, query);
+    } catch (err) {
+      throw tenantError(err);
+    }
   }
 
   /**
    * The table's columns read now by the platform, on another connection (the catalog needs no
-   * tenant role, and the schema name is the platform's). One statement, sent before the caller's
-   * transaction asks the pool for a connection: the pool serves in order, so a transaction waiting
-   * on it can't hold the connection it waits for.
+   * tenant role, and the schema name is the platform's).
    */
   private readColumns(key: string, schemaName: string, table: string): Promise<TableInfo | undefined> {
     const read = tableColumns(this.ctx.deps.database, schemaName, table).then((info) => {

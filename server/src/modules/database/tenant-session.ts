@@ -66,3 +66,29 @@ export async function inTenantSession<T>(
     });
   }, { prelude });
 }
+
+/**
+ * One statement of a caller (the row API's, rows.query.ts) as the project's role, in one round
+ * trip: the platform's settings and the role set with set_config(…, true) by a first statement,
+ * then the statement, both one transaction (Database.pipeline). The same settings as
+ * inTenantSession, bound as parameters; the role last, after the platform's own calls.
+ */
+export async function tenantStatement<T>(
+  database: Database,
+  project: ProjectDatabaseRow,
+  options: Omit<TenantSessionOptions, 'readOnly'>,
+  statement: { sql: string; params: unknown[] },
+): Promise<T[]> {
+  const endUserId = options.endUserId ?? '';
+  if (endUserId && !isUuid(endUserId)) throw new Error('tenant session: the end user id is not a uuid');
+  const timeoutMs = Math.trunc(options.timeoutMs ?? STATEMENT_TIMEOUT_MS);
+  const role = options.role === 'owner' ? project.ownerRole : project.appRole;
+  const [, rows] = await database.pipeline([
+    {
+      text: "SELECT set_config('hostbase.uid', $1, true), set_config('statement_timeout', $2, true), set_config('search_path', $3, true), set_config('role', $4, true)",
+      values: [endUserId, String(timeoutMs), quoteIdent(project.schemaName), role],
+    },
+    { text: statement.sql, values: statement.params },
+  ]);
+  return rows as T[];
+}

@@ -18,6 +18,7 @@ export function createProjectsModule(deps: Deps) {
     clock: deps.clock,
     platformDomain: deps.config.platformDomain,
     bucketDomain: deps.config.publicUrl,
+    lookups: deps.lookups,
   });
   const keyVerifier =
     (kind: ProjectKeyKind): SchemeVerifier =>

@@ -2,6 +2,7 @@
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
 import type { Clock } from '../../lib/clock';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
 import { Errors } from '../../http/errors';
 import type { ProjectsRepository } from './projects.repository';
@@ -19,6 +20,8 @@ export interface ProjectsServiceDeps {
   clock: Clock;
   platformDomain: string;
   bucketDomain: string;
+  /** The project each app key names, kept in memory (lib/lookup-cache.ts). */
+  lookups: Pick<LookupCache, 'get' | 'barrier'>;
 }
 
 export class ProjectsService {
@@ -77,6 +80,8 @@ export class ProjectsService {
     if (normalizeSubdomain(confirm) !== project.subdomain) throw Errors.validation('body/confirm must equal the project\'s subdomain');
     for (const cleanup of this.cleanups) await cleanup.run(project);
     await this.d.repo.delete(project.id);
+    // Its keys stop working on this instance before the answer goes out (and on the others as they hear it).
+    await this.d.lookups.barrier();
   }
 
   async key(project: ProjectRow, kind: ProjectKeyKind): Promise<string> {
@@ -88,13 +93,15 @@ export class ProjectsService {
   async rotateKey(project: ProjectRow, kind: ProjectKeyKind): Promise<string> {
     const key = this.newKey(kind);
     await this.d.repo.rotateKey(project.id, key.row, this.d.clock.now());
+    await this.d.lookups.barrier();
     return key.plain;
   }
 
   /** The project an app's key belongs to, or undefined for an unknown or rotated key. */
   async projectForKey(kind: ProjectKeyKind, key: string): Promise<ProjectRow | undefined> {
     if (!key.startsWith(KEY_PREFIX[kind]) || key.length > 200) return undefined;
-    return this.d.repo.projectByKeyHash(kind, sha256(key));
+    const keyHash = sha256(key);
+    return this.d.lookups.get(`key:${kind}:${keyHash}`, () => this.d.repo.projectByKeyHash(kind, keyHash), (p) => [`project:${p.id}`]);
   }
 
   get bucketDomain(): string {
