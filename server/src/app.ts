@@ -40,6 +40,7 @@ import { onClientError } from './http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
 import type { Deps } from './deps';
 import { LookupCache } from './lib/lookup-cache';
+import { createAccountEvents } from './lib/account-events';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -110,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')),
     objectStore: options.objectStore ?? (await createObjectStore({ dataDir: config.dataDir, s3: config.s3 })),
     lookups: new LookupCache(database),
+    events: createAccountEvents(app.log),
   };
   app.decorate('deps', deps);
   // Not listening, the cache serves nothing from memory: slower, never stale.

@@ -10,6 +10,7 @@ import type { RateLimiter } from './lib/rate-limit';
 import type { PasswordHasher, SecretBox } from './lib/crypto';
 import type { ObjectStore } from './modules/storage/object-store';
 import type { LookupCache } from './lib/lookup-cache';
+import type { AccountEvents } from './lib/account-events';
 
 export interface Deps {
   config: Config;
@@ -27,4 +28,6 @@ export interface Deps {
   objectStore: ObjectStore;
   /** Keys, end users and accounts kept in memory, dropped by the database's notices. */
   lookups: LookupCache;
+  /** Failed deploys, crashes, DNS, quotas, security changes: heard by errors and notifications. */
+  events: AccountEvents;
 }

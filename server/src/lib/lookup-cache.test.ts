@@ -45,8 +45,8 @@ test('a lookup under way when a notice arrives is answered but not kept', async 
   const db = scripted();
   const cache = new LookupCache(db.database);
   await cache.start();
-  let finish!: (v: unknown) => void;
-  const slow = cache.get('k', () => new Promise((r) => (finish = r)), tags);
+  let finish!: (v: { id: string; v: number }) => void;
+  const slow = cache.get('k', () => new Promise<{ id: string; v: number }>((r) => (finish = r)), tags);
   db.notify('project:p1'); // the row changed while the read was on its way
   finish(row('p1', 1));
   expect(await slow).toEqual({ id: 'p1', v: 1 });
