@@ -1464,6 +1464,9 @@ export interface components {
             id: string;
             mfa_enabled: boolean;
             name: string;
+            notifications: components["schemas"]["NotificationPreferences"];
+            /** @description A new address waiting for its confirmation link to be opened; until then `email` stays the account's address. */
+            pending_email?: string;
             /** @enum {string} */
             plan: "hobby" | "pro" | "enterprise";
         };
@@ -1782,6 +1785,12 @@ export interface components {
          *     passwords and ones that contain the e-mail's local part or the name (400 with the reason).
          */
         NewPassword: string;
+        NotificationPreferences: {
+            /** @description Mails when a deploy fails, a plan limit passes 80 % or 100 %, or two-factor authentication is turned off. */
+            email: boolean;
+            /** @description Alerts in the browser while the console is open. */
+            push: boolean;
+        };
         Order: {
             /** @description Smallest currency unit (paise). */
             amount: number;
@@ -2076,8 +2085,15 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description When given and not the current address, a confirmation link is mailed to it; the address becomes the account's only when the link is opened (see `pending_email`). */
+                    email?: components["schemas"]["Email"];
                     /** @description When given, the profile name is updated. */
                     name?: components["schemas"]["Name"];
+                    /** @description The preferences to change; the others stay as they are. */
+                    notifications?: {
+                        email?: boolean;
+                        push?: boolean;
+                    };
                 };
             };
         };
@@ -2097,6 +2113,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     endUserRequestPasswordReset: {
@@ -4872,6 +4889,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

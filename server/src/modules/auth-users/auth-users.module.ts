@@ -20,7 +20,7 @@ import { SmtpRepository } from '../smtp/smtp.repository';
 export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({
     ...identityServiceDeps(deps),
-    repo: new AuthUsersRepository(deps.db),
+    repo: new AuthUsersRepository(deps.db, deps.lookups),
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
   });

@@ -3,6 +3,7 @@
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
 import { DeviceTokens } from '../../lib/device-tokens';
 import {
@@ -32,7 +33,11 @@ export class AuthUsersRepository {
   /** Every signed-in app call reads its end user: built once, prepared once per connection. */
   private readonly byId;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.devices = new DeviceTokens(db, endUserDevices, 'userId');
     this.byId = db
       .select()
@@ -127,16 +132,19 @@ export class AuthUsersRepository {
       .delete(endUsers)
       .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
       .returning({ id: endUsers.id });
+    await this.lookups?.barrier();
     return rows.length === 1;
   }
 
   async touchLastLogin(id: string, now: Date): Promise<EndUserRow> {
     const [row] = await this.db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
+    await this.lookups?.barrier();
     return row;
   }
 
   async markVerified(id: string, now: Date): Promise<void> {
     await this.db.update(endUsers).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(endUsers.id, id));
+    await this.lookups?.barrier();
   }
 
   /** New password, older access tokens refused (token_version) and every session revoked, at once. */
@@ -151,6 +159,7 @@ export class AuthUsersRepository {
         .set({ revokedAt: now })
         .where(and(eq(endUserRefreshTokens.userId, id), isNull(endUserRefreshTokens.revokedAt)));
     });
+    await this.lookups?.barrier();
   }
 
   // ------------------------------------------------------------------ refresh tokens

@@ -41,7 +41,7 @@ export interface AuthUsersServiceDeps {
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
   /** End users by id, kept in memory (lib/lookup-cache.ts). */
-  lookups: Pick<LookupCache, 'get' | 'barrier'>;
+  lookups: Pick<LookupCache, 'get'>;
 }
 
 export interface EndUserSession {
@@ -102,8 +102,6 @@ export class AuthUsersService {
   async remove(project: ProjectRow, userId: string, email?: string): Promise<void> {
     const user = await this.requireUser(project, userId, email);
     if (!(await this.d.repo.delete(project.id, user.id))) throw Errors.notFound('User');
-    // Its tokens stop working on this instance before the answer goes out.
-    await this.d.lookups.barrier();
   }
 
   /** The developer asks for a reset mail to be sent to one of the project's users. */
@@ -264,7 +262,6 @@ export class AuthUsersService {
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) throw Errors.badRequest('This reset link is invalid or has expired');
     await this.d.repo.setPassword(user.id, await this.d.passwords.hash(password), now);
-    await this.d.lookups.barrier();
     await this.d.repo.closeTokens(user.id, 'password_reset', now);
     // The user proved the mailbox: others' failures against the account no longer count.
     await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, `enduser-login:${user.projectId}`, user.emailNormalized, '').accountKey!);

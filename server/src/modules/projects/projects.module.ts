@@ -13,7 +13,7 @@ import type { ProjectKeyKind } from './projects.tables';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({
-    repo: new ProjectsRepository(deps.db),
+    repo: new ProjectsRepository(deps.db, deps.lookups),
     secrets: deps.secrets,
     clock: deps.clock,
     platformDomain: deps.config.platformDomain,

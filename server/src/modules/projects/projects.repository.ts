@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 
@@ -16,7 +17,11 @@ export class ProjectsRepository {
    */
   private readonly byKeyHash;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.byKeyHash = db
       .select({ project: projects })
       .from(projectKeys)
@@ -59,6 +64,7 @@ export class ProjectsRepository {
 
   async delete(projectId: string): Promise<void> {
     await this.db.delete(projects).where(eq(projects.id, projectId));
+    await this.lookups?.barrier();
   }
 
   async activeKey(projectId: string, kind: ProjectKeyKind): Promise<{ keyEnc: string } | undefined> {
@@ -79,6 +85,7 @@ export class ProjectsRepository {
         .where(and(eq(projectKeys.projectId, projectId), eq(projectKeys.kind, key.kind), isNull(projectKeys.revokedAt)));
       await tx.insert(projectKeys).values({ ...key, projectId });
     });
+    await this.lookups?.barrier();
   }
 
   async projectByKeyHash(kind: ProjectKeyKind, keyHash: string): Promise<ProjectRow | undefined> {

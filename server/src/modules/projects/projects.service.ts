@@ -21,7 +21,7 @@ export interface ProjectsServiceDeps {
   platformDomain: string;
   bucketDomain: string;
   /** The project each app key names, kept in memory (lib/lookup-cache.ts). */
-  lookups: Pick<LookupCache, 'get' | 'barrier'>;
+  lookups: Pick<LookupCache, 'get'>;
 }
 
 export class ProjectsService {
@@ -80,8 +80,6 @@ export class ProjectsService {
     if (normalizeSubdomain(confirm) !== project.subdomain) throw Errors.validation('body/confirm must equal the project\'s subdomain');
     for (const cleanup of this.cleanups) await cleanup.run(project);
     await this.d.repo.delete(project.id);
-    // Its keys stop working on this instance before the answer goes out (and on the others as they hear it).
-    await this.d.lookups.barrier();
   }
 
   async key(project: ProjectRow, kind: ProjectKeyKind): Promise<string> {
@@ -93,7 +91,6 @@ export class ProjectsService {
   async rotateKey(project: ProjectRow, kind: ProjectKeyKind): Promise<string> {
     const key = this.newKey(kind);
     await this.d.repo.rotateKey(project.id, key.row, this.d.clock.now());
-    await this.d.lookups.barrier();
     return key.plain;
   }
 
