@@ -4,13 +4,18 @@
  * Hostbase platform API 0.1.0
  */
 import {
-  useMutation
+  useQuery
 } from '@tanstack/react-query';
 import type {
-  MutationFunction,
+  DataTag,
+  DefinedInitialDataOptions,
+  DefinedUseQueryResult,
   QueryClient,
-  UseMutationOptions,
-  UseMutationResult
+  QueryFunction,
+  QueryKey,
+  UndefinedInitialDataOptions,
+  UseQueryOptions,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -61,49 +66,78 @@ export const getAccountUsage = async (usageQuery?: UsageQuery, options?: Request
 
 
 
-export const getGetAccountUsageMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError,{data: UsageQuery}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError,{data: UsageQuery}, TContext> => {
 
-const mutationKey = ['getAccountUsage'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getGetAccountUsageQueryKey = (usageQuery?: UsageQuery,) => {
+    return [
+    `/usage`, usageQuery
+    ] as const;
+    }
+
+    
+export const getGetAccountUsageQueryOptions = <TData = Awaited<ReturnType<typeof getAccountUsage>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetAccountUsageQueryKey(usageQuery);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAccountUsage>>> = ({ signal }) => getAccountUsage(usageQuery, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getAccountUsage>>, {data: UsageQuery}> = (props) => {
-          const {data} = props ?? {};
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  getAccountUsage(data,requestOptions)
-        }
-
-        
+export type GetAccountUsageQueryResult = NonNullable<Awaited<ReturnType<typeof getAccountUsage>>>
+export type GetAccountUsageQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountUsage>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ usageQuery: undefined |  UsageQuery, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAccountUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getAccountUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountUsage>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAccountUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getAccountUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountUsage>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type GetAccountUsageMutationResult = NonNullable<Awaited<ReturnType<typeof getAccountUsage>>>
-    export type GetAccountUsageMutationBody = UsageQuery
-    export type GetAccountUsageMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountUsage>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useGetAccountUsage = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError,{data: UsageQuery}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof getAccountUsage>>,
-        TError,
-        {data: UsageQuery},
-        TContext
-      > => {
+  const queryOptions = getGetAccountUsageQueryOptions(usageQuery,options)
 
-      const mutationOptions = getGetAccountUsageMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * One project's usage, as getAccountUsage, with the owner's plan limits.
  */
 export const getGetProjectUsageUrl = (projectId: string,) => {
@@ -130,46 +164,80 @@ export const getProjectUsage = async (projectId: string,
 
 
 
-export const getGetProjectUsageMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError,{projectId: string;data: UsageQuery}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError,{projectId: string;data: UsageQuery}, TContext> => {
 
-const mutationKey = ['getProjectUsage'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getGetProjectUsageQueryKey = (projectId?: string,
+    usageQuery?: UsageQuery,) => {
+    return [
+    `/project/${projectId}/usage`, usageQuery
+    ] as const;
+    }
+
+    
+export const getGetProjectUsageQueryOptions = <TData = Awaited<ReturnType<typeof getProjectUsage>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
+    usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectUsageQueryKey(projectId,usageQuery);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectUsage>>> = ({ signal }) => getProjectUsage(projectId,usageQuery, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getProjectUsage>>, {projectId: string;data: UsageQuery}> = (props) => {
-          const {projectId,data} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  getProjectUsage(projectId,data,requestOptions)
-        }
-
-        
+export type GetProjectUsageQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectUsage>>>
+export type GetProjectUsageQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useGetProjectUsage<TData = Awaited<ReturnType<typeof getProjectUsage>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    usageQuery: undefined |  UsageQuery, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProjectUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getProjectUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProjectUsage<TData = Awaited<ReturnType<typeof getProjectUsage>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProjectUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getProjectUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProjectUsage<TData = Awaited<ReturnType<typeof getProjectUsage>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type GetProjectUsageMutationResult = NonNullable<Awaited<ReturnType<typeof getProjectUsage>>>
-    export type GetProjectUsageMutationBody = UsageQuery
-    export type GetProjectUsageMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+export function useGetProjectUsage<TData = Awaited<ReturnType<typeof getProjectUsage>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useGetProjectUsage = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError,{projectId: string;data: UsageQuery}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof getProjectUsage>>,
-        TError,
-        {projectId: string;data: UsageQuery},
-        TContext
-      > => {
+  const queryOptions = getGetProjectUsageQueryOptions(projectId,usageQuery,options)
 
-      const mutationOptions = getGetProjectUsageMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
