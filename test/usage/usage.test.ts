@@ -6,6 +6,7 @@ import { buildApp } from '../../server/src/app';
 import { openDatabase, type Database } from '../../server/src/db/client';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { testDriver, urlWithDatabase } from '../helpers/test-db';
+import { applyRetention } from '../../server/src/modules/usage/retention';
 import { bucketUpload, createProject, registerDeveloper, signUpEndUser, type Developer, type Project } from '../helpers/factories';
 
 jest.setTimeout(60_000);
@@ -202,4 +203,30 @@ test('counts still held in memory are written when the instance closes', async (
   await b.close();
   const after = await report();
   expect(after.totals.requests.s2xx - before.totals.requests.s2xx).toBe(1);
+});
+
+test('retention folds minutes older than 8 days into their hour, sums unchanged, and drops what is older than 400 days', async () => {
+  const fresh = await createProject(t, dev);
+  const at = (daysAgo: number, minute: number) => `date_trunc('hour', now() - interval '${daysAgo} days', 'UTC') + interval '${minute} minutes'`;
+  await t.database.query(
+    `INSERT INTO usage_requests (project_id, minute, s2xx, s3xx, s4xx, s5xx) VALUES
+       ($1, ${at(10, 0)}, 1, 0, 0, 0), ($1, ${at(10, 7)}, 2, 1, 0, 0), ($1, ${at(10, 59)}, 3, 0, 4, 1),
+       ($1, ${at(3, 5)}, 5, 0, 0, 0), ($1, ${at(500, 5)}, 9, 0, 0, 0)`,
+    [fresh.id],
+  );
+  const rows = () => t.database.query<{ n: number; s2: number; s3: number; s4: number; s5: number }>(
+    'SELECT count(*)::int AS n, sum(s2xx)::int AS s2, sum(s3xx)::int AS s3, sum(s4xx)::int AS s4, sum(s5xx)::int AS s5 FROM usage_requests WHERE project_id = $1 AND minute BETWEEN now() - interval \'30 days\' AND now() - interval \'1 day\'',
+    [fresh.id],
+  );
+  await flush();
+  const before = (await report({ range: '30d' }, fresh.id)).totals.requests;
+  expect((await rows())[0]).toEqual({ n: 4, s2: 11, s3: 1, s4: 4, s5: 1 });
+  await Promise.all([applyRetention(t.database), applyRetention(t.database)]);
+  // The three minutes of ten days ago are one hour row; the recent minute is kept as it was.
+  expect((await rows())[0]).toEqual({ n: 2, s2: 11, s3: 1, s4: 4, s5: 1 });
+  await flush();
+  const after = (await report({ range: '30d' }, fresh.id)).totals.requests;
+  expect(minus(after, before)).toEqual({ s2xx: 1, s3xx: 0, s4xx: 0, s5xx: 0 }); // the first read itself
+  const [old] = await t.database.query<{ n: number }>("SELECT count(*)::int AS n FROM usage_requests WHERE project_id = $1 AND minute < now() - interval '400 days'", [fresh.id]);
+  expect(old.n).toBe(0);
 });

@@ -1,7 +1,8 @@
 // Usage module: counts every answered API call of a project (an onResponse hook: the project of
 // an app key, or of a console call naming /project/{projectId}), flushes the counts every few
-// seconds and on close, and serves the dashboards' usage reports. As a plugin it is registered
-// before the contract, so its hook covers every route; decorates app.usageCounter (tests flush it).
+// seconds and on close, folds old minutes into hours (retention.ts), and serves the dashboards'
+// usage reports. As a plugin it is registered before the contract, so its hook covers every
+// route; decorates app.usageCounter (tests flush it).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
@@ -10,9 +11,11 @@ import { RequestCounter } from './request-counter';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
+import { applyRetention } from './retention';
 
 export interface UsageOptions {
   flushEveryMs?: number;
+  retentionEveryMs?: number;
 }
 
 export function createUsageModule(app: FastifyInstance, deps: Deps, opts: UsageOptions = {}) {
@@ -24,7 +27,14 @@ export function createUsageModule(app: FastifyInstance, deps: Deps, opts: UsageO
     // A console call: its project is counted only if the caller owns it (checked when flushed).
     if (req.account && typeof projectId === 'string' && isUuid(projectId)) counter.record(projectId, reply.statusCode, req.account.id);
   });
-  app.addHook('onClose', () => counter.close());
+  const retention = setInterval(() => {
+    applyRetention(deps.database).catch((err: Error) => deps.log.warn({ err }, 'usage retention failed'));
+  }, opts.retentionEveryMs ?? 60 * 60_000);
+  retention.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(retention);
+    await counter.close();
+  });
   const service = new UsageService({ repo, clock: deps.clock });
   return { counter, service, handlers: createUsageHandlers(service) };
 }
