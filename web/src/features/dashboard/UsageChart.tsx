@@ -60,7 +60,7 @@ export function UsageChart({
                 if (!max || v <= 0) return null;
                 const h = (v / max) * (HEIGHT - 2);
                 y -= h;
-                return <rect key={j} x={i * BAR_WIDTH + 1} y={y} width={BAR_WIDTH - 2} height={h} fill={series[j]?.color} />;
+                return <rect key={j} x={i * BAR_WIDTH + 1} y={y} width={BAR_WIDTH - 2} height={h} style={{ fill: series[j]?.color }} />;
               })}
             </g>
           );
@@ -81,27 +81,30 @@ export function UsageChart({
           ))}
         </ul>
       )}
-      <table id={`${id}-table`} className="visually-hidden">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Period</th>
-            {series.map((s) => (
-              <th key={s.name} scope="col">{s.name}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p, i) => (
-            <tr key={i}>
-              <th scope="row">{p.label}</th>
-              {series.map((s, j) => (
-                <td key={s.name}>{format(p.values[j] ?? 0)}</td>
+      {/* In a box: a table grows to its rows whatever its own width and height say. */}
+      <div className="visually-hidden">
+        <table id={`${id}-table`}>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Period</th>
+              {series.map((s) => (
+                <th key={s.name} scope="col">{s.name}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p, i) => (
+              <tr key={i}>
+                <th scope="row">{p.label}</th>
+                {series.map((s, j) => (
+                  <td key={s.name}>{format(p.values[j] ?? 0)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
