@@ -23,6 +23,8 @@ export class RequestCounter {
   private pending = new Map<string, RequestDelta>();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  /** An early flush is queued: a flood of calls queues one, not one per call. */
+  private early = false;
 
   constructor(
     private readonly repo: Pick<UsageRepository, 'addRequests'>,
@@ -49,7 +51,10 @@ export class RequestCounter {
     let d = this.pending.get(key);
     if (!d) this.pending.set(key, (d = { projectId, ownerId, minute: new Date(minute), s2xx: 0, s3xx: 0, s4xx: 0, s5xx: 0 }));
     d[cls] += 1;
-    if (this.pending.size >= MAX_PENDING) void this.flush();
+    if (this.pending.size >= MAX_PENDING && !this.early) {
+      this.early = true;
+      void this.flush().finally(() => (this.early = false));
+    }
   }
 
   flush(): Promise<void> {
