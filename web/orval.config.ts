@@ -24,6 +24,8 @@ const readOperations = [
   'verifyToken',
   'listDbTables',
   'consoleSelectDbRows',
+  'getAccountUsage',
+  'getProjectUsage',
 ];
 
 export default defineConfig({

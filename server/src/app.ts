@@ -35,6 +35,7 @@ import { systemPlugin } from './modules/system/system.handlers';
 import { smtpPlugin } from './modules/smtp/smtp.module';
 import { databasePlugin } from './modules/database/database.module';
 import { notificationsPlugin } from './modules/notifications/notifications.module';
+import { usagePlugin } from './modules/usage/usage.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storagePlugin);
   await app.register(smtpPlugin);
   await app.register(databasePlugin);
+  await app.register(usagePlugin);
   await app.register(contactPlugin);
   await app.register(notificationsPlugin);
   await app.register(systemPlugin);

@@ -1170,6 +1170,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description One project's usage, as getAccountUsage, with the owner's plan limits. */
+        post: operations["getProjectUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/project-details/": {
         parameters: {
             query?: never;
@@ -1323,6 +1340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The caller's usage across all their projects for a range (default 7d): API requests by status
+         *     class and site bandwidth per bucket, active end users per day, current totals and the plan's limits.
+         */
+        post: operations["getAccountUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verify_user": {
         parameters: {
             query?: never;
@@ -1469,6 +1506,12 @@ export interface components {
             pending_email?: string;
             /** @enum {string} */
             plan: "hobby" | "pro" | "enterprise";
+        };
+        ActiveUsersPoint: {
+            /** Format: date */
+            day: string;
+            /** @description Distinct end users who signed in that day (UTC). */
+            users: number;
         };
         AuthSettings: {
             allowed_origins: string[];
@@ -1812,6 +1855,14 @@ export interface components {
         };
         /** @description A password as typed at sign-in (or the current password); the rules for new ones are NewPassword's. */
         Password: string;
+        /** @description The caller's plan and its limits; null is unlimited. */
+        PlanUsageLimits: {
+            database_bytes: number | null;
+            label: string;
+            monthly_active_users: number | null;
+            plan: string;
+            storage_bytes: number | null;
+        };
         Project: {
             /** Format: date-time */
             created_at: string;
@@ -1833,6 +1884,13 @@ export interface components {
         };
         /** @enum {string} */
         ProjectType: "Node" | "PHP" | "React" | "Vite" | "Angular" | "Flask" | "Next.js" | "Vue" | "Astro" | "Static" | "Node.js";
+        /** @description API requests by the class of their answer's status. */
+        RequestCounts: {
+            s2xx: number;
+            s3xx: number;
+            s4xx: number;
+            s5xx: number;
+        };
         Site: {
             deployment_id?: string | null;
             domain: string;
@@ -1905,6 +1963,52 @@ export interface components {
             message: string;
             status?: number;
             token: string;
+        };
+        UsagePoint: {
+            /** @description Bytes the hosted sites received and sent. */
+            bandwidth_bytes: number;
+            requests: components["schemas"]["RequestCounts"];
+            /**
+             * Format: date-time
+             * @description The bucket's first instant (UTC).
+             */
+            start: string;
+        };
+        UsageQuery: {
+            range?: components["schemas"]["UsageRange"];
+        };
+        /**
+         * @description Last 7 days (hourly buckets), Last 30 days or Last 3 months (daily buckets).
+         * @enum {string}
+         */
+        UsageRange: "7d" | "30d" | "3m";
+        UsageReport: {
+            /** @description One point per day of the range, oldest first. */
+            active_users: components["schemas"]["ActiveUsersPoint"][];
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /** Format: date-time */
+            from: string;
+            limits: components["schemas"]["PlanUsageLimits"];
+            range: components["schemas"]["UsageRange"];
+            /** @description One point per bucket from `from` to `to`, oldest first (empty buckets are zeros). */
+            series: components["schemas"]["UsagePoint"][];
+            /** Format: date-time */
+            to: string;
+            totals: components["schemas"]["UsageTotals"];
+        };
+        UsageTotals: {
+            /** @description Distinct end users who signed in this calendar month (UTC). */
+            active_users_month: number;
+            /** @description Over the range. */
+            bandwidth_bytes: number;
+            /** @description The project databases' size now. */
+            database_bytes: number;
+            requests: components["schemas"]["RequestCounts"];
+            /** @description API requests per second over the last five minutes. */
+            requests_per_second: number;
+            /** @description Stored files and site deployments now. */
+            storage_bytes: number;
         };
     };
     responses: {
@@ -4449,6 +4553,40 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    getProjectUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UsageQuery"];
+            };
+        };
+        responses: {
+            /** @description The project's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getProjectDetails: {
         parameters: {
             query?: never;
@@ -4824,6 +4962,36 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAccountUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UsageQuery"];
+            };
+        };
+        responses: {
+            /** @description The account's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     loginAccount: {

@@ -247,6 +247,12 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "getAccountUsage",
+    "method": "POST",
+    "path": "/usage",
+    "tag": "usage"
+  },
+  {
     "operationId": "getAuthenticationDetails",
     "method": "POST",
     "path": "/project/{projectId}/authentication-details",
@@ -293,6 +299,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/project-details/",
     "tag": "projects"
+  },
+  {
+    "operationId": "getProjectUsage",
+    "method": "POST",
+    "path": "/project/{projectId}/usage",
+    "tag": "usage"
   },
   {
     "operationId": "getSiteTraffic",

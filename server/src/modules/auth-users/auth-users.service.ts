@@ -16,6 +16,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
+import type { SignInRecorder } from '../usage/active-users';
 
 export const PAGE_SIZE = 100;
 const RESET_TTL_MS = 60 * 60 * 1000;
@@ -42,6 +43,8 @@ export interface AuthUsersServiceDeps {
   log?: { warn(obj: object, msg: string): void };
   /** End users by id, kept in memory (lib/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
+  /** Told of every session issued (sign-up, sign-in, refresh): the monthly active users (usage/active-users.ts). */
+  signedIn?: SignInRecorder;
 }
 
 export interface EndUserSession {
@@ -159,7 +162,8 @@ export class AuthUsersService {
     return this.answer(project, user, refresh);
   }
 
-  private answer(project: Pick<ProjectRow, 'id'>, user: EndUserRow, refresh: string): EndUserSession {
+  private async answer(project: Pick<ProjectRow, 'id'>, user: EndUserRow, refresh: string): Promise<EndUserSession> {
+    await this.d.signedIn?.(project.id, user.id);
     return {
       access_token: this.d.tokens.sign({ sub: user.id, pid: project.id, tv: user.tokenVersion }),
       refresh_token: refresh,
