@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './precompress.mts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 // The API server the dev and preview servers forward /api to.
@@ -8,7 +9,7 @@ const apiTarget = process.env.HOSTBASE_API ?? 'http://localhost:3000';
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -40,6 +40,7 @@ import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
+import { compressPlugin } from './http/compress';
 import type { Deps } from './deps';
 import { LookupCache } from './lib/lookup-cache';
 import { createAccountEvents } from './lib/account-events';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // reaches the API or the console (the security headers plugin depends on this one).
   await app.register(hostingPlugin, { frontDoor, runtime: options.hostingRuntime });
   await app.register(securityHeadersPlugin);
+  await app.register(compressPlugin);
   app.addHook('onRequest', async (req, reply) => {
     const operationId = req.routeOptions.config?.operationId;
     if (operationId) {

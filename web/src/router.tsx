@@ -1,16 +1,18 @@
-// Every route of SPEC section 2. Pages are split by route (React.lazy); layouts are small.
+// Every route of SPEC section 2. The marketing pages are in the entry chunk: a visitor's first
+// paint is the page itself, never a spinner that a lazy chunk then replaces (a layout shift, and a
+// second round trip before the hero). They are small static pages; the console's screens, far
+// larger, stay split by route (React.lazy).
 import { lazy } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import PublicLayout from './features/marketing/PublicLayout';
+import Landing from './features/marketing/Landing';
+import Pricing from './features/marketing/Pricing';
+import Docs from './features/marketing/Docs';
+import About from './features/marketing/About';
+import Blog from './features/marketing/Blog';
+import Careers from './features/marketing/Careers';
+import Contact from './features/marketing/Contact';
 import RouteErrorPage, { NotFoundPage } from './features/errors/ErrorPage';
-
-const Landing = lazy(() => import('./features/marketing/Landing'));
-const Pricing = lazy(() => import('./features/marketing/Pricing'));
-const Docs = lazy(() => import('./features/marketing/Docs'));
-const About = lazy(() => import('./features/marketing/About'));
-const Blog = lazy(() => import('./features/marketing/Blog'));
-const Careers = lazy(() => import('./features/marketing/Careers'));
-const Contact = lazy(() => import('./features/marketing/Contact'));
 
 const AuthLayout = lazy(() => import('./features/auth/AuthLayout'));
 const Login = lazy(() => import('./features/auth/Login'));

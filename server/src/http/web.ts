@@ -1,14 +1,15 @@
-// The built console (web/dist) at /, with the SPA fallback to index.html for client routes.
-// Unknown /api routes stay JSON 404s (405 with Allow when only the method is wrong). Every answer
-// of this context carries the console's browser-security headers (security-headers.ts), its
-// policy allowing index.html's inline blocks by hash.
-import fs from 'node:fs';
-import path from 'node:path';
+// The built console (web/dist) at /, with the SPA fallback to index.html for client routes, and the
+// site's robots.txt and sitemap.xml. Files are held in memory and served precompressed by content
+// negotiation (web-assets.ts). Unknown /api routes stay JSON 404s (405 with Allow when only the
+// method is wrong). Every answer of this context carries the console's browser-security headers
+// (security-headers.ts), its policy allowing index.html's inline blocks by hash.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { unknownRoute } from './contract';
 import { consoleSecurityHeaders } from './security-headers';
+import { loadWebAssets, makeAsset, sendAsset, type WebAsset } from './web-assets';
+import { robotsTxt, sitemapXml } from './public-pages';
 
 /** Last: its not-found handler answers whatever the API, the docs and the modules did not route. */
 export const webPlugin = fp(
@@ -24,26 +25,29 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     });
     return;
   }
-  const indexHtml = fs.readFileSync(path.join(webDir, 'index.html'), 'utf8');
+  const assets = await loadWebAssets(webDir);
+  const index = assets.get('/index.html');
+  if (!index) throw new Error(`${webDir} has no index.html: build the console (npm run build:web)`);
+  const started = new Date();
+  // Crawlers read these often; an hour is fresh enough for a list that changes with a release.
+  const crawlerFiles: [string, WebAsset][] = [
+    ['/robots.txt', await makeAsset(Buffer.from(robotsTxt(config.publicUrl)), 'text/plain; charset=utf-8', 'public, max-age=3600', started)],
+    ['/sitemap.xml', await makeAsset(Buffer.from(sitemapXml(config.publicUrl)), 'application/xml; charset=utf-8', 'public, max-age=3600', started)],
+  ];
+
   await app.register(async (web) => {
-    await consoleSecurityHeaders(web, config, indexHtml);
-    const { default: fastifyStatic } = await import('@fastify/static');
-    await web.register(fastifyStatic, {
-      root: webDir,
-      prefix: '/',
-      wildcard: false,
-      index: false,
-      // Hashed asset names never change: cache them for a year. index.html is never cached.
-      setHeaders: (res, filePath) => {
-        if (/[\\/]assets[\\/]/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
+    await consoleSecurityHeaders(web, config, index.identity.body.toString('utf8'));
+    const serve = (url: string, asset: WebAsset) =>
+      web.route({ method: ['GET', 'HEAD'], url, handler: (req, reply) => sendAsset(req, reply, asset) });
+    // A robots.txt or sitemap.xml the build ships (web/public) wins over the generated one.
+    for (const [url, asset] of new Map([...crawlerFiles, ...assets])) serve(url, asset);
+    serve('/', index);
     web.setNotFoundHandler(async (req, reply) => {
       const url = req.url.split('?')[0];
       if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
         throw unknownRoute(app, req.method, url);
       }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return sendAsset(req, reply, index);
     });
   });
 }
