@@ -1,11 +1,11 @@
 // Brotli and gzip copies of the built text assets (x.js -> x.js.br, x.js.gz), written once at build
 // time at the highest levels: the server picks one per request by Accept-Encoding
 // (server/src/http/web-assets.ts) and never compresses a console file while answering.
+// Run by after-build.mts.
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { Plugin } from 'vite';
+import { join } from 'node:path';
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/i;
 /** Below this a compressed copy saves less than a packet. */
@@ -25,30 +25,20 @@ async function files(dir: string): Promise<string[]> {
   return out;
 }
 
-export function precompress(): Plugin {
-  let outDir = '';
-  return {
-    name: 'hostbase-precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir);
-    },
-    // After the bundle and the public files are written.
-    async closeBundle() {
-      const targets = (await files(outDir)).filter((f) => COMPRESSIBLE.test(f));
-      await Promise.all(
-        targets.map(async (file) => {
-          const raw = await readFile(file);
-          if (raw.length < MIN_BYTES) return;
-          const [b, g] = await Promise.all([
-            br(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-            gz(raw, { level: 9 }),
-          ]);
-          // A copy no smaller than the file is never worth choosing.
-          if (b.length < raw.length) await writeFile(`${file}.br`, b);
-          if (g.length < raw.length) await writeFile(`${file}.gz`, g);
-        }),
-      );
-    },
-  };
+/** Writes the .br and .gz copies of every compressible file under outDir. */
+export async function precompressDir(outDir: string): Promise<void> {
+  const targets = (await files(outDir)).filter((f) => COMPRESSIBLE.test(f));
+  await Promise.all(
+    targets.map(async (file) => {
+      const raw = await readFile(file);
+      if (raw.length < MIN_BYTES) return;
+      const [b, g] = await Promise.all([
+        br(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+        gz(raw, { level: 9 }),
+      ]);
+      // A copy no smaller than the file is never worth choosing.
+      if (b.length < raw.length) await writeFile(`${file}.br`, b);
+      if (g.length < raw.length) await writeFile(`${file}.gz`, g);
+    }),
+  );
 }

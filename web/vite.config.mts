@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { precompress } from './precompress.mts';
+import { afterBuild } from './after-build.mts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 // The API server the dev and preview servers forward /api to.
@@ -9,7 +9,7 @@ const apiTarget = process.env.HOSTBASE_API ?? 'http://localhost:3000';
 
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), afterBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

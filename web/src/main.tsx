@@ -19,7 +19,8 @@ function onSessionEnded() {
   }
 }
 
-createRoot(document.getElementById('root')!).render(
+const container = document.getElementById('root')!;
+const start = () => createRoot(container).render(
   <StrictMode>
     <ToastProvider>
       <QueryProvider onSessionEnded={onSessionEnded}>
@@ -30,3 +31,8 @@ createRoot(document.getElementById('root')!).render(
     </ToastProvider>
   </StrictMode>,
 );
+
+// A prerendered public page (web/prerender.mts) is already on screen: let the browser paint it
+// before React renders the same tree over it, instead of holding that first frame behind the work.
+if (container.hasChildNodes()) requestAnimationFrame(() => setTimeout(start, 0));
+else start();

@@ -1,5 +1,6 @@
-// The built console (web/dist) at /, with the SPA fallback to index.html for client routes, and the
-// site's robots.txt and sitemap.xml. Files are held in memory and served precompressed by content
+// The built console (web/dist) at /, with the SPA fallback to index.html for client routes, the
+// public pages the build prerendered (dist/prerendered/<page>.html, web/prerender.mts) at their
+// routes, and the site's robots.txt and sitemap.xml. Files are held in memory and served precompressed by content
 // negotiation (web-assets.ts). Unknown /api routes stay JSON 404s (405 with Allow when only the
 // method is wrong). Every answer of this context carries the console's browser-security headers
 // (security-headers.ts), its policy allowing index.html's inline blocks by hash.
@@ -35,13 +36,23 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     ['/sitemap.xml', await makeAsset(Buffer.from(sitemapXml(config.publicUrl)), 'application/xml; charset=utf-8', 'public, max-age=3600', started)],
   ];
 
+  // dist/prerendered/index.html is /, dist/prerendered/pricing.html is /pricing: pages, not files.
+  const pages = new Map<string, WebAsset>([['/', index]]);
+  for (const [url, asset] of assets) {
+    const m = /^\/prerendered\/([a-z0-9-]+)\.html$/.exec(url);
+    if (!m) continue;
+    assets.delete(url);
+    pages.set(m[1] === 'index' ? '/' : `/${m[1]}`, asset);
+  }
+  // Every page's inline blocks are allowed by hash (the prerendered ones share the shell's head).
+  const html = [index, ...pages.values()].map((a) => a.identity.body.toString('utf8')).join('\n');
+
   await app.register(async (web) => {
-    await consoleSecurityHeaders(web, config, index.identity.body.toString('utf8'));
+    await consoleSecurityHeaders(web, config, html);
     const serve = (url: string, asset: WebAsset) =>
       web.route({ method: ['GET', 'HEAD'], url, handler: (req, reply) => sendAsset(req, reply, asset) });
     // A robots.txt or sitemap.xml the build ships (web/public) wins over the generated one.
-    for (const [url, asset] of new Map([...crawlerFiles, ...assets])) serve(url, asset);
-    serve('/', index);
+    for (const [url, asset] of new Map([...crawlerFiles, ...assets, ...pages])) serve(url, asset);
     web.setNotFoundHandler(async (req, reply) => {
       const url = req.url.split('?')[0];
       if (url === '/api' || url.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
