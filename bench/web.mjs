@@ -192,11 +192,11 @@ async function coldLoad(browser, url) {
     if (types.get(e.requestId) === 'Script') js += e.encodedDataLength;
   });
   await page.goto(url + '/', { waitUntil: 'load' });
-  await page.waitForFunction(() => window.__probe && window.__probe.hero !== null, null, { timeout: 10_000 });
+  await page.waitForFunction(() => globalThis.__probe && globalThis.__probe.hero !== null, null, { timeout: 10_000 });
   await page.waitForLoadState('networkidle');
   // Late shifts (a lazy page replacing a spinner) count too.
   await page.waitForTimeout(300);
-  const probe = await page.evaluate(() => window.__probe);
+  const probe = await page.evaluate(() => globalThis.__probe);
   await context.close();
   return { js, total, hero: probe.hero, fcp: probe.fcp, cls: probe.cls, encodings: [...encodings.keys()].join('+') };
 }

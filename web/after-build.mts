@@ -3,8 +3,8 @@
 // the prerendered pages included (precompress.mts).
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { precompressDir } from './precompress.mts';
-import { prerenderPages } from './prerender.mts';
+import { precompressDir } from './precompress.mjs';
+import { prerenderPages } from './prerender.mjs';
 
 export function afterBuild(): Plugin {
   let root = '';

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { afterBuild } from './after-build.mts';
+import { afterBuild } from './after-build.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 // The API server the dev and preview servers forward /api to.

@@ -2,6 +2,7 @@
 // by Accept-Encoding and its q-values, identity otherwise, each representation with its own ETag
 // (304 only for the one asked for), Vary on all of them, byte ranges always of the identity
 // bytes; robots.txt and sitemap.xml as text and XML, never the app's page.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,10 @@ const LOOSE_CSS = Array.from({ length: 100 }, (_, i) => `.c${i} { margin: ${i}px
 const INDEX = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Hostbase</title>
 <meta name="description" content="${'Hostbase: database, authentication, storage, hosting and email. '.repeat(6)}" />
 <script type="module" crossorigin src="/assets/app-abc.js"></script></head><body><div id="root"></div></body></html>`;
+// As web/prerender.mts writes them: the shell with the page inside and its stylesheet inlined.
+const INLINE_CSS = '.hero{padding:88px 0}';
+const prerendered = (page: string) =>
+  INDEX.replace('<div id="root"></div>', `<div id="root"><h1 class="hero-title">${page}</h1></div>`).replace('</head>', `<style>${INLINE_CSS}</style></head>`);
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2000, 7)]);
 
 let app: FastifyInstance;
@@ -39,6 +44,9 @@ beforeAll(async () => {
   write('assets/loose-def.css', LOOSE_CSS); // no copies: made at start
   write('assets/tiny-123.js', 'export {};'); // too small to be worth compressing
   write('assets/logo-456.png', PNG);
+  fs.mkdirSync(path.join(webDir, 'prerendered'));
+  write('prerendered/index.html', prerendered('Landing'));
+  write('prerendered/pricing.html', prerendered('Pricing'));
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'web-test', PUBLIC_URL: 'https://hostbase.example', PASSWORD_HASH_COST: '12', LOG_LEVEL: 'silent' });
   const { database, drop } = await createTestDatabase();
   app = await buildApp({ ...config, webDir }, { database, logger: false });
@@ -140,7 +148,7 @@ describe('content negotiation', () => {
   });
 
   test('the page and its client routes are negotiated too, never cached without revalidation', async () => {
-    for (const url of ['/', '/index.html', '/pricing', '/project/abc/storage?x=1']) {
+    for (const url of ['/index.html', '/about', '/project/abc/storage?x=1']) {
       const res = await get(url, { 'accept-encoding': 'br' });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -150,6 +158,23 @@ describe('content negotiation', () => {
       // The page's policy and the other browser-security headers are still there.
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     }
+  });
+
+  test('a prerendered page is served at its route, negotiated; other routes get the empty shell', async () => {
+    for (const [url, page] of [['/', 'Landing'], ['/?ref=x', 'Landing'], ['/pricing', 'Pricing']]) {
+      const res = await get(url, { 'accept-encoding': 'gzip' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(zlib.gunzipSync(res.rawPayload).toString()).toBe(prerendered(page));
+      // Its inlined stylesheet is allowed by hash: the policy stays without 'unsafe-inline'.
+      const csp = res.headers['content-security-policy'] as string;
+      expect(csp).toContain(`'sha256-${crypto.createHash('sha256').update(INLINE_CSS).digest('base64')}'`);
+      expect(csp).not.toContain('unsafe-inline');
+    }
+    // The prerendered files are pages, not files of their own.
+    for (const url of ['/prerendered/index.html', '/prerendered/pricing.html', '/console']) expect((await get(url)).body).toBe(INDEX);
   });
 
   test('the copies are not files of their own: /x.js.br is a client route, not brotli bytes', async () => {
