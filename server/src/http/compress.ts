@@ -7,7 +7,7 @@
 // the console's files come precompressed (web-assets.ts).
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { negotiateEncoding, varyWithAcceptEncoding } from './accept-encoding';
 
@@ -19,28 +19,39 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
+/** A serialized JSON body at or above the threshold, not encoded, ranged or tagged already. */
+function worthCompressing(reply: FastifyReply, payload: unknown): boolean {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return false;
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  if (size < COMPRESS_THRESHOLD_BYTES) return false;
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !JSON_TYPE.test(type)) return false;
+  if (reply.statusCode === 204 || reply.statusCode === 206 || reply.statusCode === 304) return false;
+  return !reply.hasHeader('content-encoding') && !reply.hasHeader('content-range') && !reply.hasHeader('etag');
+}
+
 export const compressPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onSend', async (req, reply, payload) => {
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-      const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-      if (size < COMPRESS_THRESHOLD_BYTES) return payload;
-      const type = reply.getHeader('content-type');
-      if (typeof type !== 'string' || !JSON_TYPE.test(type)) return payload;
-      if (reply.statusCode === 204 || reply.statusCode === 206 || reply.statusCode === 304) return payload;
-      if (reply.hasHeader('content-encoding') || reply.hasHeader('content-range') || reply.hasHeader('etag')) return payload;
-
+    // A callback hook, not an async one: the API's hot paths (small answers) pay no promise.
+    app.addHook('onSend', (req, reply, payload, done) => {
+      if (!worthCompressing(reply, payload)) return done(null, payload);
       reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary')));
       const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
-      if (coding === 'identity') return payload;
-      const body =
+      if (coding === 'identity') return done(null, payload);
+      const body = payload as string | Buffer;
+      const compressed =
         coding === 'br'
-          ? await brotli(payload, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } })
-          : await gzip(payload, { level: 6 });
-      reply.header('content-encoding', coding);
-      // Fastify counts the new body's length; a length set for the old one would be wrong.
-      reply.removeHeader('content-length');
-      return body;
+          ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) } })
+          : gzip(body, { level: 6 });
+      compressed.then(
+        (out) => {
+          reply.header('content-encoding', coding);
+          // Fastify counts the new body's length; a length set for the old one would be wrong.
+          reply.removeHeader('content-length');
+          done(null, out);
+        },
+        (err: Error) => done(err),
+      );
     });
   },
   { name: 'hostbase-compress' },
