@@ -86,7 +86,11 @@ export function SiteFooter() {
 
 export default function PublicLayout() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  // A block, not an arrow's value: Chromium's scrollTo now returns a promise, which React would
+  // take for the effect's cleanup and call (a crash on the next navigation).
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return (
     <div className="site">
       <a href="#main" className="skip-link">
