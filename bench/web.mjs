@@ -6,14 +6,18 @@
 // 2. Cold loads of / in Debian's Chromium (playwright-core, never a downloaded browser), a fresh
 //    browser context each time, side by side:
 //      hostbase     the real server (tsx server/src/server.ts, PGlite) serving web/dist compressed
-//      identity     the same build, no compression (a plain static server, as before issue 16)
+//      identity     the same build, no compression and no prerendered pages (a plain static
+//                   server answering the shell, as before issue 16)
 //      baseline     --baseline <dir>: another build (e.g. main's) served the same plain way
 //    Per target: bytes over the wire (JavaScript, total; headers included, as Chromium counts
 //    them), the time until the hero's text is painted, first contentful paint, and the layout
 //    shift (CLS) by the end of the load. Medians of --runs (5) loads.
+// 3. With --lighthouse <lighthouse-cli.js> (Lighthouse from npm, installed outside the project:
+//    `npm i lighthouse` in a scratch dir), its mobile performance score, FCP, LCP, TBT and CLS for
+//    / and /pricing on the hostbase server, with the same Chromium (CHROME_PATH).
 // Goals: < 130 KB of JavaScript over the wire and the hero painted < 300 ms (exit 1 when missed).
 //
-//   node bench/web.mjs [--build] [--runs 5] [--baseline /tmp/web-before]
+//   node bench/web.mjs [--build] [--runs 5] [--baseline /tmp/web-before] [--lighthouse path/to/cli.js]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -36,6 +40,7 @@ const arg = (name, fallback) => {
 };
 const runs = Number(arg('--runs', '5'));
 const baselineDir = arg('--baseline');
+const lighthouseCli = arg('--lighthouse');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (process.argv.includes('--build') || !existsSync(manifestPath)) {
@@ -206,8 +211,27 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function benchTarget(browser, name, server) {
+/** Lighthouse's mobile preset (simulated throttling) on a page; null when it can't run. */
+function lighthouse(url) {
+  const r = spawnSync(
+    process.execPath,
+    [resolve(lighthouseCli), url, '--only-categories=performance', '--chrome-flags=--headless=new --no-sandbox --disable-gpu', '--output=json', '--output-path=stdout', '--quiet'],
+    { env: { ...process.env, CHROME_PATH: chromiumPath }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (r.status !== 0) {
+    console.error(`lighthouse failed on ${url}: ${r.stderr.slice(-500)}`);
+    return null;
+  }
+  const report = JSON.parse(r.stdout);
+  const a = report.audits;
+  return { score: Math.round(report.categories.performance.score * 100), fcp: a['first-contentful-paint'].displayValue, lcp: a['largest-contentful-paint'].displayValue, tbt: a['total-blocking-time'].displayValue, cls: a['cumulative-layout-shift'].numericValue, version: report.lighthouseVersion };
+}
+
+const audits = [];
+
+async function benchTarget(browser, name, server, withLighthouse = false) {
   try {
+    if (withLighthouse && lighthouseCli) for (const page of ['/', '/pricing']) audits.push({ page, ...lighthouse(server.url + page) });
     await coldLoad(browser, server.url); // warms the server's file cache and Chromium's, not the page's
     const loads = [];
     for (let i = 0; i < runs; i++) loads.push(await coldLoad(browser, server.url));
@@ -233,8 +257,8 @@ const browser = await chromium.launch({
 const results = [];
 try {
   if (baselineDir) results.push(await benchTarget(browser, `baseline (${baselineDir}, identity)`, await plainServer(resolve(baselineDir))));
-  results.push(await benchTarget(browser, 'this build, identity', await plainServer(dist)));
-  results.push(await benchTarget(browser, 'this build, hostbase server', await hostbaseServer()));
+  results.push(await benchTarget(browser, 'this build, plain (shell, identity)', await plainServer(dist)));
+  results.push(await benchTarget(browser, 'this build, hostbase server', await hostbaseServer(), true));
 } finally {
   await browser.close();
 }
@@ -247,8 +271,13 @@ const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.p
 console.log(line(header));
 for (const row of table) console.log(line(row));
 
+if (audits.length) {
+  console.log(`\nLighthouse ${audits.find((a) => a.version)?.version ?? ''} (mobile preset), hostbase server`);
+  for (const a of audits) console.log(a.score === undefined ? `${a.page}: did not run` : `${a.page.padEnd(9)} performance ${a.score}  FCP ${a.fcp}  LCP ${a.lcp}  TBT ${a.tbt}  CLS ${a.cls.toFixed(3)}`);
+}
+
 const now = results[results.length - 1];
-const identity = results.find((r) => r.name === 'this build, identity');
+const identity = results.find((r) => r.name === 'this build, plain (shell, identity)');
 console.log(`\nhostbase vs identity: JavaScript ${(now.js / identity.js).toFixed(2)}x the bytes, hero ${(now.hero / identity.hero).toFixed(2)}x the time`);
 const misses = [];
 if (now.js >= GOAL_JS_BYTES) misses.push(`JavaScript over the wire ${kb(now.js)} (goal < ${kb(GOAL_JS_BYTES)})`);
