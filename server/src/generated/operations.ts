@@ -313,6 +313,12 @@ export const operations = [
     "tag": "data"
   },
   {
+    "operationId": "listAccountActivity",
+    "method": "POST",
+    "path": "/activity",
+    "tag": "activity"
+  },
+  {
     "operationId": "listAuthUsers",
     "method": "POST",
     "path": "/project/{projectId}/auth/users_list",
@@ -335,6 +341,18 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/object-storage/files",
     "tag": "storage"
+  },
+  {
+    "operationId": "listProjectActivity",
+    "method": "POST",
+    "path": "/project/{projectId}/activity",
+    "tag": "activity"
+  },
+  {
+    "operationId": "listProjectErrors",
+    "method": "POST",
+    "path": "/project/{projectId}/errors",
+    "tag": "activity"
   },
   {
     "operationId": "listProjects",

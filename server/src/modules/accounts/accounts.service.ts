@@ -20,6 +20,7 @@ import {
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
+import { activityActor } from '../activity/activity.context';
 
 export interface DeveloperClaims {
   sub: string;
@@ -79,6 +80,7 @@ export class AccountsService {
     if (!account) throw Errors.conflict('An account with this email already exists');
     // Verification mail is a courtesy here; a mail failure must not undo the sign-up.
     await this.sendVerification(account).catch(() => undefined);
+    activityActor(account.id);
     return { token: this.issue(account), deviceToken: await this.trustDevice(account.id) };
   }
 
@@ -121,6 +123,7 @@ export class AccountsService {
       await this.d.repo.createToken(account.id, 'mfa_challenge', sha256(mfaToken), new Date(this.d.clock.now().getTime() + MFA_CHALLENGE_TTL_MS), ip);
       return { kind: 'mfa', mfaToken };
     }
+    activityActor(account.id);
     return { kind: 'token', token: this.issue(account, input.remember), deviceToken: await this.trustDevice(account.id, input.device_token) };
   }
 
@@ -172,6 +175,7 @@ export class AccountsService {
     }
     await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
+    activityActor(account.id);
     return { token: this.issue(account), deviceToken: await this.trustDevice(account.id, input.deviceToken) };
   }
 
@@ -256,6 +260,7 @@ export class AccountsService {
     await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
     // The owner proved the mailbox: others' failures against the account no longer count.
     await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, 'login', holder.emailNormalized, '').accountKey!);
+    activityActor(accountId);
   }
 
   async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
@@ -289,6 +294,7 @@ export class AccountsService {
     const accountId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     if (!accountId) return false;
     await this.d.repo.update(accountId, { emailVerifiedAt: now }, now);
+    activityActor(accountId);
     return true;
   }
 

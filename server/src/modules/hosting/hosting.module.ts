@@ -54,9 +54,14 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
           pidsLimit: config.siteLimits.maxProcesses,
           nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
         })
-      : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress }));
+      : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress, onCrash: (spec, cause) => void crashed(spec.projectId, cause) }));
+  // The project's errors panel and its owner hear of a crash (account-events.ts).
+  const crashed = async (projectId: string, cause: string) => {
+    const project = await projects.findById(projectId).catch(() => undefined);
+    if (project) await deps.events.emit({ type: 'runtime_crashed', accountId: project.ownerId, projectId, message: `The site of ${project.subdomain} crashed: ${cause}; it is restarting.` });
+  };
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds });
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events });
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
   gateway.register(app);
   opts.frontDoor?.use(gateway.front);
