@@ -4,13 +4,18 @@
  * Hostbase platform API 0.1.0
  */
 import {
-  useMutation
+  useQuery
 } from '@tanstack/react-query';
 import type {
-  MutationFunction,
+  DataTag,
+  DefinedInitialDataOptions,
+  DefinedUseQueryResult,
   QueryClient,
-  UseMutationOptions,
-  UseMutationResult
+  QueryFunction,
+  QueryKey,
+  UndefinedInitialDataOptions,
+  UseQueryOptions,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -60,49 +65,78 @@ export const listAccountActivity = async (activityPaging?: ActivityPaging, optio
 
 
 
-export const getListAccountActivityMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError,{data: ActivityPaging}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError,{data: ActivityPaging}, TContext> => {
 
-const mutationKey = ['listAccountActivity'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getListAccountActivityQueryKey = (activityPaging?: ActivityPaging,) => {
+    return [
+    `/activity`, activityPaging
+    ] as const;
+    }
+
+    
+export const getListAccountActivityQueryOptions = <TData = Awaited<ReturnType<typeof listAccountActivity>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAccountActivityQueryKey(activityPaging);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAccountActivity>>> = ({ signal }) => listAccountActivity(activityPaging, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listAccountActivity>>, {data: ActivityPaging}> = (props) => {
-          const {data} = props ?? {};
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  listAccountActivity(data,requestOptions)
-        }
-
-        
+export type ListAccountActivityQueryResult = NonNullable<Awaited<ReturnType<typeof listAccountActivity>>>
+export type ListAccountActivityQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAccountActivity>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ activityPaging: undefined |  ActivityPaging, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAccountActivity>>,
+          TError,
+          Awaited<ReturnType<typeof listAccountActivity>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAccountActivity>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAccountActivity>>,
+          TError,
+          Awaited<ReturnType<typeof listAccountActivity>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAccountActivity>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type ListAccountActivityMutationResult = NonNullable<Awaited<ReturnType<typeof listAccountActivity>>>
-    export type ListAccountActivityMutationBody = ActivityPaging
-    export type ListAccountActivityMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAccountActivity>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+ activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useListAccountActivity = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError,{data: ActivityPaging}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof listAccountActivity>>,
-        TError,
-        {data: ActivityPaging},
-        TContext
-      > => {
+  const queryOptions = getListAccountActivityQueryOptions(activityPaging,options)
 
-      const mutationOptions = getListAccountActivityMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * The project's activity log (the owner's changes to it), newest first.
  */
 export const getListProjectActivityUrl = (projectId: string,) => {
@@ -129,49 +163,84 @@ export const listProjectActivity = async (projectId: string,
 
 
 
-export const getListProjectActivityMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError,{projectId: string;data: ActivityPaging}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError,{projectId: string;data: ActivityPaging}, TContext> => {
 
-const mutationKey = ['listProjectActivity'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getListProjectActivityQueryKey = (projectId?: string,
+    activityPaging?: ActivityPaging,) => {
+    return [
+    `/project/${projectId}/activity`, activityPaging
+    ] as const;
+    }
+
+    
+export const getListProjectActivityQueryOptions = <TData = Awaited<ReturnType<typeof listProjectActivity>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListProjectActivityQueryKey(projectId,activityPaging);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listProjectActivity>>> = ({ signal }) => listProjectActivity(projectId,activityPaging, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listProjectActivity>>, {projectId: string;data: ActivityPaging}> = (props) => {
-          const {projectId,data} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  listProjectActivity(projectId,data,requestOptions)
-        }
-
-        
+export type ListProjectActivityQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectActivity>>>
+export type ListProjectActivityQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useListProjectActivity<TData = Awaited<ReturnType<typeof listProjectActivity>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging: undefined |  ActivityPaging, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listProjectActivity>>,
+          TError,
+          Awaited<ReturnType<typeof listProjectActivity>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListProjectActivity<TData = Awaited<ReturnType<typeof listProjectActivity>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listProjectActivity>>,
+          TError,
+          Awaited<ReturnType<typeof listProjectActivity>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListProjectActivity<TData = Awaited<ReturnType<typeof listProjectActivity>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type ListProjectActivityMutationResult = NonNullable<Awaited<ReturnType<typeof listProjectActivity>>>
-    export type ListProjectActivityMutationBody = ActivityPaging
-    export type ListProjectActivityMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+export function useListProjectActivity<TData = Awaited<ReturnType<typeof listProjectActivity>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useListProjectActivity = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError,{projectId: string;data: ActivityPaging}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof listProjectActivity>>,
-        TError,
-        {projectId: string;data: ActivityPaging},
-        TContext
-      > => {
+  const queryOptions = getListProjectActivityQueryOptions(projectId,activityPaging,options)
 
-      const mutationOptions = getListProjectActivityMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first.
  */
 export const getListProjectErrorsUrl = (projectId: string,) => {
@@ -198,46 +267,80 @@ export const listProjectErrors = async (projectId: string,
 
 
 
-export const getListProjectErrorsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError,{projectId: string;data: ActivityPaging}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError,{projectId: string;data: ActivityPaging}, TContext> => {
 
-const mutationKey = ['listProjectErrors'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getListProjectErrorsQueryKey = (projectId?: string,
+    activityPaging?: ActivityPaging,) => {
+    return [
+    `/project/${projectId}/errors`, activityPaging
+    ] as const;
+    }
+
+    
+export const getListProjectErrorsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectErrors>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListProjectErrorsQueryKey(projectId,activityPaging);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listProjectErrors>>> = ({ signal }) => listProjectErrors(projectId,activityPaging, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listProjectErrors>>, {projectId: string;data: ActivityPaging}> = (props) => {
-          const {projectId,data} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  listProjectErrors(projectId,data,requestOptions)
-        }
-
-        
+export type ListProjectErrorsQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectErrors>>>
+export type ListProjectErrorsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
+export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProjectErrors>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging: undefined |  ActivityPaging, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listProjectErrors>>,
+          TError,
+          Awaited<ReturnType<typeof listProjectErrors>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProjectErrors>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listProjectErrors>>,
+          TError,
+          Awaited<ReturnType<typeof listProjectErrors>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProjectErrors>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-    export type ListProjectErrorsMutationResult = NonNullable<Awaited<ReturnType<typeof listProjectErrors>>>
-    export type ListProjectErrorsMutationBody = ActivityPaging
-    export type ListProjectErrorsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProjectErrors>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-    export const useListProjectErrors = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError,{projectId: string;data: ActivityPaging}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof listProjectErrors>>,
-        TError,
-        {projectId: string;data: ActivityPaging},
-        TContext
-      > => {
+  const queryOptions = getListProjectErrorsQueryOptions(projectId,activityPaging,options)
 
-      const mutationOptions = getListProjectErrorsMutationOptions(options);
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
