@@ -108,6 +108,25 @@ test('the account\'s own sign-in actions are logged: a sign-in and a password ch
   ]);
 });
 
+test("a project's end users: added, deleted; settings saved are a change, settings read are not", async () => {
+  const project = (await call('/create-project', { projectName: 'Users', subdomain: 'users-activity' }, alice.token, ALICE_IP)).json().project.id;
+  const path = (op: string) => `/project/${project}/auth/${op}`;
+  expect((await call(path('add_user'), { email: 'ada@example.com', password: 'Str0ng!pass' }, alice.token, ALICE_IP)).statusCode).toBe(200);
+  const [user] = (await call(path('users_list'), {}, alice.token, ALICE_IP)).json().users;
+  expect((await call(path('delete_user'), { user_id: user.user_id, email: 'ada@example.com' }, alice.token, ALICE_IP)).statusCode).toBe(200);
+  expect((await call(path('delete_user'), { user_id: user.user_id }, alice.token, ALICE_IP)).statusCode).toBe(404);
+  expect((await call(path('settings'), {}, alice.token, ALICE_IP)).statusCode).toBe(200);
+  expect((await call(path('settings'), { allowed_origins: ['https://shop.example'] }, alice.token, ALICE_IP)).statusCode).toBe(200);
+  const { entries } = await activity(alice, `/project/${project}/activity`);
+  expect(entries.map((e) => e.summary)).toEqual([
+    'Changed the authentication settings',
+    'Deleted user ada@example.com',
+    'Added user ada@example.com',
+    'Created project "Users" (users-activity)',
+  ]);
+  expect((await call(`/project/${project}/delete`, { confirm: 'users-activity' }, alice.token, ALICE_IP)).statusCode).toBe(200);
+});
+
 test("a project's log has only its entries; another account gets a 404 that says nothing more than for no project", async () => {
   const other = await call('/create-project', { projectName: 'Blog', subdomain: 'blog-activity' }, alice.token, ALICE_IP);
   const { entries } = await activity(alice, `/project/${projectId}/activity`);

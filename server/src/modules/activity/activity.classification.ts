@@ -97,8 +97,10 @@ export const operationActivity: Record<OperationId, Classification> = {
   listAuthUsers: reads,
   addAuthUser: changes((c) => `Added user ${user(c)}`),
   deleteAuthUser: changes((c) => `Deleted user ${user(c)}`),
-  resetAuthUserPassword: changes((c) => `Reset the password of user ${user(c)}`),
-  updateAuthSettings: changes('Changed the authentication settings'),
+  resetAuthUserPassword: changes((c) => `Sent a password reset mail to user ${user(c)}`),
+  updateAuthSettings: changes((c) =>
+    ['allowed_origins', 'site_url', 'block_common_passwords'].some((k) => c.body[k] !== undefined) ? 'Changed the authentication settings' : null,
+  ),
   endUserSignUp: appSide,
   endUserSignIn: appSide,
   endUserRefresh: appSide,

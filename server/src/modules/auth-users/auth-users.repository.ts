@@ -5,6 +5,7 @@ import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
 import { DeviceTokens } from '../../lib/device-tokens';
+import { transactionWithActivity } from '../activity/activity.context';
 import {
   authSettings,
   endUserDevices,
@@ -49,11 +50,13 @@ export class AuthUsersRepository {
   }
 
   async saveSettings(projectId: string, values: Partial<AuthSettings>, now: Date): Promise<AuthSettings> {
-    const [row] = await this.db
-      .insert(authSettings)
-      .values({ projectId, ...values })
-      .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
-      .returning(settingsColumns);
+    const [row] = await transactionWithActivity(this.db, (tx) =>
+      tx
+        .insert(authSettings)
+        .values({ projectId, ...values })
+        .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
+        .returning(settingsColumns),
+    );
     return row;
   }
 
@@ -123,10 +126,11 @@ export class AuthUsersRepository {
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(endUsers)
-      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
-      .returning({ id: endUsers.id });
+    const rows = await transactionWithActivity(
+      this.db,
+      (tx) => tx.delete(endUsers).where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id))).returning({ id: endUsers.id }),
+      (deleted) => deleted.length === 1,
+    );
     return rows.length === 1;
   }
 
