@@ -292,6 +292,8 @@ export class AuthUsersService {
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) return undefined;
     await this.d.repo.markVerified(user.id, now);
+    // The cached end user (lookup-cache.ts) is dropped on this instance before the answer goes out.
+    await this.d.lookups.barrier();
     return user.projectId;
   }
 
