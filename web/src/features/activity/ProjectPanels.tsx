@@ -7,11 +7,16 @@ import { Pill } from '../../components/StatusBadge';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { ActivityList, PAGE_SIZE, Pager } from './ActivityList';
 
+// Both lists grow as a side effect of other calls (and of crashes no call made): read again each
+// time the dashboard opens, whatever the app-wide staleTime; errors also every half minute.
+const FRESH = { refetchOnMount: 'always' } as const;
+const ERRORS_POLL_MS = 30_000;
+
 const SEVERITY_TONE: Record<ProjectErrorSeverity, 'red' | 'yellow' | 'gray'> = { high: 'red', medium: 'yellow', low: 'gray' };
 
 export function ProjectActivityPanel({ projectId }: { projectId: string }) {
   const [page, setPage] = useState(1);
-  const activity = useListProjectActivity(projectId, { page, page_size: PAGE_SIZE });
+  const activity = useListProjectActivity(projectId, { page, page_size: PAGE_SIZE }, { query: FRESH });
   return (
     <section className="card panel">
       <h2 className="panel-title">Activity</h2>
@@ -36,7 +41,7 @@ export function ProjectActivityPanel({ projectId }: { projectId: string }) {
 
 export function ProjectErrorsPanel({ projectId }: { projectId: string }) {
   const [page, setPage] = useState(1);
-  const errors = useListProjectErrors(projectId, { page, page_size: PAGE_SIZE });
+  const errors = useListProjectErrors(projectId, { page, page_size: PAGE_SIZE }, { query: { ...FRESH, refetchInterval: ERRORS_POLL_MS } });
   return (
     <section className="card panel">
       <h2 className="panel-title">Errors</h2>

@@ -5,7 +5,7 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { ActivityList, ProjectLink } from './ActivityList';
 
 export function RecentActivity({ limit = 8 }: { limit?: number }) {
-  const activity = useListAccountActivity({ page: 1, page_size: limit });
+  const activity = useListAccountActivity({ page: 1, page_size: limit }, { query: { refetchOnMount: 'always' } });
   return (
     <section className="card panel">
       <h2 className="panel-title">Recent activity</h2>
