@@ -69,6 +69,20 @@ test("a developer's changes are listed newest first, with the operation, a reada
   expect(entries.filter((e) => e.operation_id !== 'uploadObject').every((e) => e.ip === ALICE_IP)).toBe(true);
 });
 
+test("createProject and rotateProjectKey write their entry in the change's own transaction (same now()); addAuthUser after it", async () => {
+  const sameTx = async (operationId: string, changeSql: string) => {
+    const [row] = await t.database.query<{ same: boolean }>(
+      `SELECT (${changeSql}) = (SELECT created_at FROM activity_log WHERE account_id = $1 AND operation_id = $2 ORDER BY seq DESC LIMIT 1) AS same`,
+      [alice.id, operationId],
+    );
+    return row.same;
+  };
+  expect(await sameTx('createProject', `SELECT created_at FROM projects WHERE id = '${projectId}'`)).toBe(true);
+  expect(await sameTx('rotateProjectKey', `SELECT max(created_at) FROM project_keys WHERE project_id = '${projectId}'`)).toBe(true);
+  expect((await call(`/project/${projectId}/auth/add_user`, { email: 'tx@example.com', password: 'Str0ng!pass' }, alice.token, ALICE_IP)).statusCode).toBe(200);
+  expect(await sameTx('addAuthUser', `SELECT created_at FROM end_users WHERE email = 'tx@example.com'`)).toBe(false);
+});
+
 test('reads leave nothing: listing projects, reading keys, listing files and the log itself', async () => {
   const before = (await activity(alice)).total;
   for (const [path, body] of [
@@ -130,7 +144,7 @@ test("a project's end users: added, deleted; settings saved are a change, settin
 test("a project's log has only its entries; another account gets a 404 that says nothing more than for no project", async () => {
   const other = await call('/create-project', { projectName: 'Blog', subdomain: 'blog-activity' }, alice.token, ALICE_IP);
   const { entries } = await activity(alice, `/project/${projectId}/activity`);
-  expect(entries.map((e) => e.summary)).toEqual(['Deleted 1 file', 'Uploaded file "notes.txt"', 'Rotated the authentication key', 'Created project "Shop" (shop-activity)']);
+  expect(entries.map((e) => e.summary)).toEqual(['Added user tx@example.com', 'Deleted 1 file', 'Uploaded file "notes.txt"', 'Rotated the authentication key', 'Created project "Shop" (shop-activity)']);
   const blog = await activity(alice, `/project/${other.json().project.id}/activity`);
   expect(blog.entries.map((e) => e.summary)).toEqual(['Created project "Blog" (blog-activity)']);
 

@@ -25,15 +25,15 @@ test('a change that rolls back takes its entry with it; a later attempt writes i
   const { db } = t.database;
   await runWithActivity(p, async () => {
     await expect(
-      transactionWithActivity(db, async (tx) => {
+      transactionWithActivity(db, ['getAccountDetails'], async (tx) => {
         await tx.update(accounts).set({ name: 'Half done' }).where(eq(accounts.id, dev.id));
         throw new Error('refused after the change');
       }),
     ).rejects.toThrow('refused after the change');
     expect(p.written).toBe(false);
     expect(await summaries()).not.toContain('Renamed');
-    await transactionWithActivity(db, (tx) => tx.update(accounts).set({ name: 'Done' }).where(eq(accounts.id, dev.id)));
-    await transactionWithActivity(db, (tx) => tx.update(accounts).set({ name: 'Done again' }).where(eq(accounts.id, dev.id)));
+    await transactionWithActivity(db, ['getAccountDetails'], (tx) => tx.update(accounts).set({ name: 'Done' }).where(eq(accounts.id, dev.id)));
+    await transactionWithActivity(db, ['getAccountDetails'], (tx) => tx.update(accounts).set({ name: 'Done again' }).where(eq(accounts.id, dev.id)));
   });
   expect(p.written).toBe(true);
   expect((await summaries()).filter((s) => s === 'Renamed')).toHaveLength(1);
@@ -41,13 +41,20 @@ test('a change that rolls back takes its entry with it; a later attempt writes i
 
 test('a transaction whose result says nothing changed writes no entry', async () => {
   const p = pending('Nothing');
-  await runWithActivity(p, () => transactionWithActivity(t.database.db, async () => undefined, () => false));
+  await runWithActivity(p, () => transactionWithActivity(t.database.db, ['getAccountDetails'], async () => undefined, () => false));
   expect(p.written).toBe(false);
   expect(await summaries()).not.toContain('Nothing');
 });
 
+test("another operation's transaction does not write this request's entry", async () => {
+  const p = pending('Not mine');
+  await runWithActivity(p, () => transactionWithActivity(t.database.db, ['deleteProject'], (tx) => tx.update(accounts).set({ name: 'Other' }).where(eq(accounts.id, dev.id))));
+  expect(p.written).toBe(false);
+  expect(await summaries()).not.toContain('Not mine');
+});
+
 test('outside a request it is a plain transaction', async () => {
   const before = (await summaries()).length;
-  await transactionWithActivity(t.database.db, (tx) => tx.update(accounts).set({ name: 'Plain' }).where(eq(accounts.id, dev.id)));
+  await transactionWithActivity(t.database.db, ['getAccountDetails'], (tx) => tx.update(accounts).set({ name: 'Plain' }).where(eq(accounts.id, dev.id)));
   expect((await summaries()).length).toBe(before);
 });

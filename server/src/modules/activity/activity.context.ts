@@ -14,6 +14,7 @@
 // of its repository calling transactionWithActivity().
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../db/client';
+import type { OperationId } from '../../generated/operations';
 import { activityLog, type NewActivity } from './activity.tables';
 
 export type ActivityNotes = Record<string, string | number>;
@@ -65,13 +66,16 @@ export function entryOf(pending: PendingActivity): NewActivity | undefined {
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
- * db.transaction(fn) that also writes the request's activity entry in it, after fn. changed:
- * what fn's result says (false: nothing changed, no entry; it may name the project made).
- * Marked written only once committed: a rolled-back attempt leaves the entry to a later one
- * (or to none, when the call fails).
+ * db.transaction(fn) that also writes the request's activity entry in it, after fn, when the
+ * request is one of `operations` (the calls whose change this transaction is: a repository method
+ * another operation calls on the side, e.g. as a clean-up, must not write that one's entry early).
+ * changed: what fn's result says (false: nothing changed, no entry; it may name the project made).
+ * Marked written only once committed: a rolled-back attempt leaves the entry to a later one (or to
+ * none, when the call fails).
  */
-export async function transactionWithActivity<T>(db: Db, fn: (tx: Tx) => Promise<T>, changed?: (result: T) => boolean): Promise<T> {
-  const pending = current.getStore();
+export async function transactionWithActivity<T>(db: Db, operations: readonly OperationId[], fn: (tx: Tx) => Promise<T>, changed?: (result: T) => boolean): Promise<T> {
+  const store = current.getStore();
+  const pending = store && (operations as readonly string[]).includes(store.operationId) ? store : undefined;
   let wrote = false;
   const result = await db.transaction(async (tx) => {
     const value = await fn(tx);

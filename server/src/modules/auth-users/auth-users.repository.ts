@@ -50,7 +50,7 @@ export class AuthUsersRepository {
   }
 
   async saveSettings(projectId: string, values: Partial<AuthSettings>, now: Date): Promise<AuthSettings> {
-    const [row] = await transactionWithActivity(this.db, (tx) =>
+    const [row] = await transactionWithActivity(this.db, ['updateAuthSettings'], (tx) =>
       tx
         .insert(authSettings)
         .values({ projectId, ...values })
@@ -128,6 +128,7 @@ export class AuthUsersRepository {
   async delete(projectId: string, id: string): Promise<boolean> {
     const rows = await transactionWithActivity(
       this.db,
+      ['deleteAuthUser'],
       (tx) => tx.delete(endUsers).where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id))).returning({ id: endUsers.id }),
       (deleted) => deleted.length === 1,
     );

@@ -52,6 +52,7 @@ export class ProjectsRepository {
   async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[]): Promise<ProjectRow | undefined> {
     return transactionWithActivity(
       this.db,
+      ['createProject', 'createProjectAlias'],
       async (tx) => {
         const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();
         if (!row) return undefined;
@@ -66,7 +67,7 @@ export class ProjectsRepository {
   }
 
   async delete(projectId: string): Promise<void> {
-    await transactionWithActivity(this.db, (tx) => tx.delete(projects).where(eq(projects.id, projectId)));
+    await transactionWithActivity(this.db, ['deleteProject'], (tx) => tx.delete(projects).where(eq(projects.id, projectId)));
   }
 
   async activeKey(projectId: string, kind: ProjectKeyKind): Promise<{ keyEnc: string } | undefined> {
@@ -80,7 +81,7 @@ export class ProjectsRepository {
 
   /** Revokes the active key of a kind and inserts its replacement atomically. */
   async rotateKey(projectId: string, key: NewKey, now: Date): Promise<void> {
-    await transactionWithActivity(this.db, async (tx) => {
+    await transactionWithActivity(this.db, ['rotateProjectKey'], async (tx) => {
       await tx
         .update(projectKeys)
         .set({ revokedAt: now })

@@ -100,6 +100,7 @@ export class StorageRepository {
     if (ids.length === 0) return [];
     return transactionWithActivity(
       this.db,
+      ['deleteObjects'],
       (tx) => tx.delete(storageObjects).where(and(eq(storageObjects.projectId, projectId), inArray(storageObjects.objectId, ids))).returning(),
       (rows) => {
         activityNote('deleted', rows.length);
