@@ -10,6 +10,7 @@ import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';
 import { storageObjects, type NewStorageObject, type StorageObjectRow } from './storage.tables';
+import { activityNote, transactionWithActivity } from '../activity/activity.context';
 
 export interface Usage {
   plan: string;
@@ -107,9 +108,14 @@ export class StorageRepository {
   async deleteOwned(projectId: string, objectIds: string[]): Promise<StorageObjectRow[]> {
     const ids = objectIds.filter(isUuid);
     if (ids.length === 0) return [];
-    return this.db
-      .delete(storageObjects)
-      .where(and(eq(storageObjects.projectId, projectId), inArray(storageObjects.objectId, ids)))
-      .returning();
+    return transactionWithActivity(
+      this.db,
+      ['deleteObjects'],
+      (tx) => tx.delete(storageObjects).where(and(eq(storageObjects.projectId, projectId), inArray(storageObjects.objectId, ids))).returning(),
+      (rows) => {
+        activityNote('deleted', rows.length);
+        return true;
+      },
+    );
   }
 }
