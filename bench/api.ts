@@ -10,7 +10,8 @@
 // at the same number of connections. With DATABASE_URL the whole table runs on PostgreSQL and then
 // on embedded PGlite; without it on PGlite only.
 // Figures only: nothing here asserts anything about time.
-// Options (env): BENCH_SECONDS (default 5), DATABASE_URL.
+// Options (env): BENCH_SECONDS (default 5), DATABASE_URL, BENCH_ONLY (a part of a call's name: only
+// it and the bare route), BENCH_PROFILE=dir (the app writes a CPU profile there when it stops).
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,7 +66,8 @@ async function serveBare(): Promise<void> {
 }
 
 async function start(role: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  const profile = role === '--serve-app' && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = fork(__filename, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env, execArgv: [...process.execArgv, ...profile] });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
@@ -109,6 +111,7 @@ async function benchEngine(engine: 'postgres' | 'pglite', barePort: number): Pro
     for (const connections of CONNECTIONS) {
       let bareRate = 0;
       for (const [name, opts] of calls) {
+        if (process.env.BENCH_ONLY && !name.startsWith('bare') && !name.includes(process.env.BENCH_ONLY)) continue;
         await autocannon({ ...opts, connections, duration: 1 }); // warm-up
         const r = await autocannon({ ...opts, connections, duration: SECONDS });
         if (name.startsWith('bare')) bareRate = r.requests.average;
