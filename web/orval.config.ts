@@ -8,6 +8,9 @@ const outDir = process.env.OUT_DIR ?? 'src/api/generated';
 const readOperations = [
   'listProjects',
   'getProjectDetails',
+  'listAccountActivity',
+  'listProjectActivity',
+  'listProjectErrors',
   'getBucketDetails',
   'getAuthenticationDetails',
   'listObjects',

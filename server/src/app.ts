@@ -36,6 +36,7 @@ import { smtpPlugin } from './modules/smtp/smtp.module';
 import { databasePlugin } from './modules/database/database.module';
 import { notificationsPlugin } from './modules/notifications/notifications.module';
 import { usagePlugin } from './modules/usage/usage.module';
+import { activityPlugin } from './modules/activity/activity.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smtpPlugin);
   await app.register(databasePlugin);
   await app.register(usagePlugin);
+  await app.register(activityPlugin);
   await app.register(contactPlugin);
   await app.register(notificationsPlugin);
   await app.register(systemPlugin);

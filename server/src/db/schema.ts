@@ -10,5 +10,6 @@ import { siteIdentities } from '../modules/hosting/site-identities';
 import * as smtpTables from '../modules/smtp/smtp.tables';
 import * as databaseTables from '../modules/database/database.tables';
 import * as usageTables from '../modules/usage/usage.tables';
+import * as activityTables from '../modules/activity/activity.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables, ...databaseTables, ...usageTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables, ...databaseTables, ...usageTables, ...activityTables };

@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The caller's activity log (every change the account made), newest first. */
+        post: operations["listAccountActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/recover": {
         parameters: {
             query?: never;
@@ -492,6 +509,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The project's activity log (the owner's changes to it), newest first. */
+        post: operations["listProjectActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/auth/add_user": {
         parameters: {
             query?: never;
@@ -910,6 +944,23 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["getDeploymentLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first. */
+        post: operations["listProjectErrors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1513,6 +1564,32 @@ export interface components {
             /** @description Distinct end users who signed in that day (UTC). */
             users: number;
         };
+        ActivityEntry: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** @description The caller's address as the platform saw it. */
+            ip: string;
+            /** @description The contract operation that made the change. */
+            operation_id: string;
+            project_id: string | null;
+            /** @description The project's current name; null when none or when it was deleted. */
+            project_name: string | null;
+            /** @description What was done, for people ("Created project \"Shop\" (shop)"). */
+            summary: string;
+        };
+        ActivityPage: {
+            entries: components["schemas"]["ActivityEntry"][];
+            next_page: number | null;
+            page: number;
+            page_size: number;
+            total: number;
+        };
+        ActivityPaging: {
+            page?: number;
+            /** @description Entries per page (default 20). */
+            page_size?: number;
+        };
         AuthSettings: {
             allowed_origins: string[];
             /** @description Refuse the 10,000 most common passwords and passwords containing the user's e-mail address (default true). */
@@ -1882,6 +1959,23 @@ export interface components {
             subdomain?: string;
             user_id: string;
         };
+        ProjectError: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** @enum {string} */
+            kind: "deploy_failed" | "runtime_crashed" | "dns_unverified" | "quota_passed";
+            message: string;
+            /** @enum {string} */
+            severity: "low" | "medium" | "high";
+        };
+        ProjectErrorPage: {
+            errors: components["schemas"]["ProjectError"][];
+            next_page: number | null;
+            page: number;
+            page_size: number;
+            total: number;
+        };
         /** @enum {string} */
         ProjectType: "Node" | "PHP" | "React" | "Vite" | "Angular" | "Flask" | "Next.js" | "Vue" | "Astro" | "Static" | "Node.js";
         /** @description API requests by the class of their answer's status. */
@@ -2218,6 +2312,36 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAccountActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     endUserRequestPasswordReset: {
@@ -3132,6 +3256,40 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    listProjectActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     addAuthUser: {
         parameters: {
             query?: never;
@@ -4007,6 +4165,40 @@ export interface operations {
                         build_log: string;
                         runtime_log: string;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listProjectErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of errors, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -325,6 +325,12 @@ export const operations = [
     "tag": "data"
   },
   {
+    "operationId": "listAccountActivity",
+    "method": "POST",
+    "path": "/activity",
+    "tag": "activity"
+  },
+  {
     "operationId": "listAuthUsers",
     "method": "POST",
     "path": "/project/{projectId}/auth/users_list",
@@ -347,6 +353,18 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/object-storage/files",
     "tag": "storage"
+  },
+  {
+    "operationId": "listProjectActivity",
+    "method": "POST",
+    "path": "/project/{projectId}/activity",
+    "tag": "activity"
+  },
+  {
+    "operationId": "listProjectErrors",
+    "method": "POST",
+    "path": "/project/{projectId}/errors",
+    "tag": "activity"
   },
   {
     "operationId": "listProjects",

@@ -103,6 +103,7 @@ export const CONTRACT_MODULES = [
   'hostbase-database',
   'hostbase-contact',
   'hostbase-usage',
+  'hostbase-activity',
 ];
 
 /**

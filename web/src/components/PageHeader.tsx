@@ -12,9 +12,10 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function SampleNotice({ children = 'Sample data: this screen shows example figures until its API is available.' }: { children?: ReactNode }) {
+/** A warning above a screen's content (e.g. mail servers not attached). */
+export function Notice({ children }: { children: ReactNode }) {
   return (
-    <p className="sample-notice" role="note">
+    <p className="notice" role="note">
       {children}
     </p>
   );

@@ -22,6 +22,7 @@ import {
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
+import { activityActor } from '../activity/activity.context';
 
 export interface DeveloperClaims {
   sub: string;
@@ -84,6 +85,7 @@ export class AccountsService {
     if (!account) throw Errors.conflict('An account with this email already exists');
     // Verification mail is a courtesy here; a mail failure must not undo the sign-up.
     await this.sendVerification(account).catch(() => undefined);
+    activityActor(account.id);
     return { token: this.issue(account), deviceToken: await this.trustDevice(account.id) };
   }
 
@@ -126,6 +128,7 @@ export class AccountsService {
       await this.d.repo.createToken(account.id, 'mfa_challenge', sha256(mfaToken), new Date(this.d.clock.now().getTime() + MFA_CHALLENGE_TTL_MS), ip);
       return { kind: 'mfa', mfaToken };
     }
+    activityActor(account.id);
     return { kind: 'token', token: this.issue(account, input.remember), deviceToken: await this.trustDevice(account.id, input.device_token) };
   }
 
@@ -177,6 +180,7 @@ export class AccountsService {
     }
     await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
+    activityActor(account.id);
     return { token: this.issue(account), deviceToken: await this.trustDevice(account.id, input.deviceToken) };
   }
 
@@ -262,6 +266,7 @@ export class AccountsService {
     await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
     // The owner proved the mailbox: others' failures against the account no longer count.
     await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, 'login', holder.emailNormalized, '').accountKey!);
+    activityActor(accountId);
   }
 
   async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
@@ -299,11 +304,13 @@ export class AccountsService {
     const accountId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     if (accountId) {
       await this.d.repo.update(accountId, { emailVerifiedAt: now }, now);
+      activityActor(accountId);
       return true;
     }
     const changed = await this.d.repo.applyEmailChange(sha256(token), now);
     if (changed === 'taken') throw Errors.conflict('An account with this email already exists');
     if (!changed) return false;
+    activityActor(changed.account.id);
     // The old address hears of it: if the change wasn't its owner's doing, they know at once.
     await this.d.mailer.send({
       to: changed.previousEmail,

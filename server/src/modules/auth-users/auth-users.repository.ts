@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
 import { DeviceTokens } from '../../lib/device-tokens';
+import { transactionWithActivity } from '../activity/activity.context';
 import {
   authSettings,
   endUserDevices,
@@ -54,11 +55,13 @@ export class AuthUsersRepository {
   }
 
   async saveSettings(projectId: string, values: Partial<AuthSettings>, now: Date): Promise<AuthSettings> {
-    const [row] = await this.db
-      .insert(authSettings)
-      .values({ projectId, ...values })
-      .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
-      .returning(settingsColumns);
+    const [row] = await transactionWithActivity(this.db, ['updateAuthSettings'], (tx) =>
+      tx
+        .insert(authSettings)
+        .values({ projectId, ...values })
+        .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
+        .returning(settingsColumns),
+    );
     return row;
   }
 
@@ -128,10 +131,12 @@ export class AuthUsersRepository {
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(endUsers)
-      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
-      .returning({ id: endUsers.id });
+    const rows = await transactionWithActivity(
+      this.db,
+      ['deleteAuthUser'],
+      (tx) => tx.delete(endUsers).where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id))).returning({ id: endUsers.id }),
+      (deleted) => deleted.length === 1,
+    );
     await this.lookups?.barrier();
     return rows.length === 1;
   }

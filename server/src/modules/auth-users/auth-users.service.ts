@@ -292,6 +292,7 @@ export class AuthUsersService {
     const userId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) return undefined;
+    // markVerified waits until the kept end user (lib/lookup-cache.ts) is dropped everywhere.
     await this.d.repo.markVerified(user.id, now);
     return user.projectId;
   }

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
+import { activityProject, transactionWithActivity } from '../activity/activity.context';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 
 export interface NewKey {
@@ -52,18 +53,26 @@ export class ProjectsRepository {
     return row;
   }
 
-  /** Project and its keys in one transaction; undefined when the subdomain is taken. */
+  /** Project, its keys and the activity entry in one transaction; undefined when the subdomain is taken. */
   async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[]): Promise<ProjectRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();
-      if (!row) return undefined;
-      await tx.insert(projectKeys).values(keys.map((k) => ({ ...k, projectId: row.id })));
-      return row;
-    });
+    return transactionWithActivity(
+      this.db,
+      ['createProject', 'createProjectAlias'],
+      async (tx) => {
+        const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();
+        if (!row) return undefined;
+        await tx.insert(projectKeys).values(keys.map((k) => ({ ...k, projectId: row.id })));
+        return row;
+      },
+      (row) => {
+        if (row) activityProject(row.id);
+        return row !== undefined;
+      },
+    );
   }
 
   async delete(projectId: string): Promise<void> {
-    await this.db.delete(projects).where(eq(projects.id, projectId));
+    await transactionWithActivity(this.db, ['deleteProject'], (tx) => tx.delete(projects).where(eq(projects.id, projectId)));
     await this.lookups?.barrier();
   }
 
@@ -78,7 +87,7 @@ export class ProjectsRepository {
 
   /** Revokes the active key of a kind and inserts its replacement atomically. */
   async rotateKey(projectId: string, key: NewKey, now: Date): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await transactionWithActivity(this.db, ['rotateProjectKey'], async (tx) => {
       await tx
         .update(projectKeys)
         .set({ revokedAt: now })

@@ -42,6 +42,11 @@ export class ProjectsService {
   }
 
   /** The caller's project, or 404 (another account's project is indistinguishable from none). */
+  /** A project whoever owns it: for the platform's own events (a crashed site names only its project). */
+  findById(projectId: string): Promise<ProjectRow | undefined> {
+    return this.d.repo.findById(projectId);
+  }
+
   async requireOwned(ownerId: string, projectId: string): Promise<ProjectRow> {
     const project = await this.d.repo.findOwned(ownerId, projectId);
     if (!project) throw Errors.notFound('Project');

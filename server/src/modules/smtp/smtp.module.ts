@@ -26,6 +26,7 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
     webmailUrl: deps.config.webmailUrl,
     mailServersAttached: deps.config.mailServersAttached,
     onVerifiedDomainsChanged: exportKeys,
+    events: deps.events,
   });
   return { service, handlers: createSmtpHandlers(service) };
 }

@@ -44,7 +44,7 @@ it('shows the measured stats, charts with their figures in text, and usage again
     asked.push(body);
     return { body: report(((body as { range?: UsageRange }).range ?? '7d') as UsageRange) };
   });
-  renderWithProviders(<GlobalDashboard />);
+  renderWithProviders(<GlobalDashboard activity={null} />);
 
   const stats = await screen.findByRole('list', { name: 'Account usage' });
   const card = (label: string) => within(stats).getByText(label).closest('li')!.textContent;
@@ -85,14 +85,14 @@ it('shows the measured stats, charts with their figures in text, and usage again
 
 it("shows the server's message when usage cannot be read", async () => {
   mockFetch(() => ({ status: 500, body: { message: 'database unavailable' } }));
-  renderWithProviders(<GlobalDashboard />);
+  renderWithProviders(<GlobalDashboard activity={null} />);
   expect((await screen.findByRole('alert')).textContent).toContain('database unavailable');
   expect(screen.queryByRole('list', { name: 'Account usage' })).toBeNull();
 });
 
 it('an unlimited plan shows figures without bars', async () => {
   mockFetch(() => ({ body: { ...report('7d'), limits: { plan: 'enterprise', label: 'Enterprise', database_bytes: null, storage_bytes: null, monthly_active_users: null } } }));
-  renderWithProviders(<GlobalDashboard />);
+  renderWithProviders(<GlobalDashboard activity={null} />);
   const limits = await screen.findByRole('region', { name: 'Usage limits' });
   await waitFor(() => expect(within(limits).getByText('Enterprise plan: no limits')).toBeTruthy());
   expect(within(limits).getByText('4.00 GB (unlimited)')).toBeTruthy();

@@ -15,6 +15,7 @@ import { usePageTitle } from '../../lib/usePageTitle';
 import { UsageChart } from './UsageChart';
 import { UsageLimits } from './UsageLimits';
 import { RANGES, bucketLabel, formatCount, formatRate } from './usage-format';
+import { RecentActivity } from '../activity/RecentActivity';
 
 const ACTIONS: { label: string; to: string; icon: IconName }[] = [
   { label: 'API Keys', to: '/console/api-keys', icon: 'key' },
@@ -30,8 +31,8 @@ const REQUEST_SERIES = [
   { name: '5xx', color: 'var(--c-danger)' },
 ];
 
-/** `activity`: the recent-activity panel (the activity log's component), placed beside the charts. */
-export default function GlobalDashboard({ activity }: { activity?: ReactNode }) {
+/** `activity`: the recent-activity panel beside the charts (the account's activity log by default). */
+export default function GlobalDashboard({ activity = <RecentActivity /> }: { activity?: ReactNode }) {
   usePageTitle('Dashboard');
   const [range, setRange] = useState<UsageRange>('7d');
   const usage = useGetAccountUsage({ range }, { query: { refetchInterval: 30_000, placeholderData: keepPreviousData } });

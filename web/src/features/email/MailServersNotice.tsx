@@ -1,4 +1,4 @@
-import { SampleNotice } from '../../components/PageHeader';
+import { Notice } from '../../components/PageHeader';
 
 export const MAIL_SERVERS_NOT_ATTACHED =
   'You can add the domain and its mailboxes here, but the mailboxes will not receive or send mail until the mail servers are set up (see "Hosted e-mail" in the README).';
@@ -7,8 +7,8 @@ export const MAIL_SERVERS_NOT_ATTACHED =
 export function MailServersNotice({ attached }: { attached: boolean | undefined }) {
   if (attached !== false) return null;
   return (
-    <SampleNotice>
+    <Notice>
       <strong>Mail servers not attached.</strong> {MAIL_SERVERS_NOT_ATTACHED}
-    </SampleNotice>
+    </Notice>
   );
 }
