@@ -34,6 +34,7 @@ import type { ObjectStore } from './modules/storage/object-store';
 import { systemPlugin } from './modules/system/system.handlers';
 import { smtpPlugin } from './modules/smtp/smtp.module';
 import { databasePlugin } from './modules/database/database.module';
+import { billingPlugin } from './modules/billing/billing.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smtpPlugin);
   await app.register(databasePlugin);
   await app.register(contactPlugin);
+  await app.register(billingPlugin);
   await app.register(systemPlugin);
   await app.register(contractPlugin);
   await app.register(docsPlugin, { config });

@@ -9,5 +9,6 @@ import * as hostingTables from '../modules/hosting/hosting.tables';
 import { siteIdentities } from '../modules/hosting/site-identities';
 import * as smtpTables from '../modules/smtp/smtp.tables';
 import * as databaseTables from '../modules/database/database.tables';
+import * as billingTables from '../modules/billing/billing.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables, ...databaseTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, siteIdentities, ...smtpTables, ...databaseTables, ...billingTables };

@@ -16,6 +16,7 @@ import { endUserCors } from './auth-users.cors';
 import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
+import { PlanLimitGuard } from '../billing/plan-limits';
 
 export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({
@@ -23,6 +24,7 @@ export function createAuthUsersModule(deps: Deps) {
     repo: new AuthUsersRepository(deps.db),
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
+    limits: new PlanLimitGuard(deps),
   });
   const endUserBearer: SchemeVerifier = async (req) => {
     const token = bearerToken(req);

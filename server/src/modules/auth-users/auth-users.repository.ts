@@ -92,8 +92,8 @@ export class AuthUsersRepository {
   }
 
   /** Undefined when the email is taken in this project (the unique index decides). */
-  async insert(values: { projectId: string; email: string; emailNormalized: string; passwordHash: string; lastLogin?: Date }): Promise<EndUserRow | undefined> {
-    const [row] = await this.db
+  async insert(values: { projectId: string; email: string; emailNormalized: string; passwordHash: string; lastLogin?: Date }, db: Db = this.db): Promise<EndUserRow | undefined> {
+    const [row] = await db
       .insert(endUsers)
       .values(values)
       .onConflictDoNothing({ target: [endUsers.projectId, endUsers.emailNormalized] })
@@ -130,9 +130,15 @@ export class AuthUsersRepository {
     return rows.length === 1;
   }
 
-  async touchLastLogin(id: string, now: Date): Promise<EndUserRow> {
-    const [row] = await this.db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
+  async touchLastLogin(id: string, now: Date, db: Db = this.db): Promise<EndUserRow> {
+    const [row] = await db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
     return row;
+  }
+
+  /** The user's last sign-in as the database has it now (inside a guarded write's transaction). */
+  async lastLogin(id: string, db: Db = this.db): Promise<Date | null> {
+    const [row] = await db.select({ lastLogin: endUsers.lastLogin }).from(endUsers).where(eq(endUsers.id, id)).limit(1);
+    return row?.lastLogin ?? null;
   }
 
   async markVerified(id: string, now: Date): Promise<void> {

@@ -21,6 +21,8 @@ import { TrafficCounter } from './traffic';
 import { BuildLifecycle, instanceIdOf } from './build-lifecycle';
 import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
+import { PlanLimitGuard } from '../billing/plan-limits';
+import { BandwidthGuard } from './bandwidth';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -57,7 +59,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
       : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds });
-  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
+  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits: new PlanLimitGuard(deps), log: deps.log });
+  traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
+  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth });
   gateway.register(app);
   opts.frontDoor?.use(gateway.front);
   opts.frontDoor?.useUpgrade(gateway.upgrade);

@@ -47,9 +47,9 @@ export class ProjectsRepository {
     return row;
   }
 
-  /** Project and its keys in one transaction; undefined when the subdomain is taken. */
-  async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[]): Promise<ProjectRow | undefined> {
-    return this.db.transaction(async (tx) => {
+  /** Project and its keys in one transaction (or a savepoint of `db`'s); undefined when the subdomain is taken. */
+  async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[], db: Db = this.db): Promise<ProjectRow | undefined> {
+    return db.transaction(async (tx) => {
       const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();
       if (!row) return undefined;
       await tx.insert(projectKeys).values(keys.map((k) => ({ ...k, projectId: row.id })));
