@@ -3,13 +3,14 @@
 // transaction (a refused create leaves neither), hostile names refused or stored exactly, foreign
 // keys only within the project, and another account's token answered 404.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, type Developer, type Project, onPlan } from '../helpers/factories';
 
 let t: TestApp;
 let dev: Developer;
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 

@@ -43,6 +43,15 @@ export async function registerDeveloper(t: Pick<TestApp, 'app'>, overrides: Part
   return { id: me.json().id, name, email, password, token, deviceToken: res.json().device_token };
 }
 
+/**
+ * Puts a developer on a plan straight in the database. For test files about something other than
+ * plan limits whose one developer makes more projects than Hobby allows (3); the limits themselves
+ * are tested through the payment flow (test/billing).
+ */
+export async function onPlan(t: Pick<TestApp, 'database'>, dev: Pick<Developer, 'id'>, plan: 'hobby' | 'pro' | 'enterprise'): Promise<void> {
+  await t.database.query('UPDATE accounts SET plan = $1 WHERE id = $2', [plan, dev.id]);
+}
+
 /** Alias: an account is a developer. */
 export const createAccount = registerDeveloper;
 

@@ -1,5 +1,6 @@
 // Console storage calls through the real app: upload, list (pages, usage), delete, and the
 // checks around them (bad input, wrong project, another account).
+import { onPlan } from '../helpers/factories';
 import { registerDeveloper, buildTestApp, type Developer, type TestApp } from '../helpers/app';
 import { createProject, developerWithProject, multipart, rowCount, sharePath, storedFiles, upload, type Project } from './helpers';
 
@@ -12,6 +13,7 @@ let project: Project;
 beforeAll(async () => {
   t = await buildTestApp();
   ({ dev, project } = await developerWithProject(t));
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 
