@@ -5,7 +5,7 @@
 // bandwidth a month (server/src/lib/plans.ts).
 import type { AccountEvent } from '../../server/src/lib/account-events';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, deploy, makeZip, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, deploy, makeZip, registerDeveloper, upload, type Developer, type Project } from '../helpers/factories';
 
 jest.setTimeout(120_000);
 
@@ -143,6 +143,26 @@ describe('monthly active end users', () => {
     expect(quiet.json().message).toMatch(/^Your Hobby plan allows 100,000 monthly active users/);
     const [row] = await t.database.query<{ last_login: Date | null }>("SELECT last_login FROM end_users WHERE email_normalized = 'quiet@example.com'");
     expect(row.last_login).toBeNull();
+  });
+});
+
+describe('storage (its limit is enforced by the storage module: test/storage)', () => {
+  test('an upload past 80 % of the plan\'s 5 GiB tells the owner once; past 100 % it is refused with 413', async () => {
+    const dev = await registerDeveloper(t, { ip: '10.79.0.5' });
+    const project = await createProject(t, dev);
+    // A file's row stands for 4.1 GiB already stored (its bytes are not needed to count); a.txt and b.txt add 10 bytes.
+    await t.database.query(
+      `INSERT INTO storage_objects (object_id, project_id, storage_key, name, object_type, object_size, etag, share_segment)
+       VALUES (gen_random_uuid(), $1, 'none', 'big.bin', 'application/octet-stream', $2, 'x', 'seg-' || md5(random()::text))`,
+      [project.id, Math.round(4.1 * GiB)],
+    );
+    for (const name of ['a.txt', 'b.txt']) expect((await upload(t, dev.token, project.id, [{ name, content: 'hello' }])).statusCode).toBe(200);
+    expect(eventsOf(dev, 'Storage')).toEqual([80]);
+    await t.database.query('UPDATE storage_objects SET object_size = $2 WHERE project_id = $1 AND name = $3', [project.id, 5 * GiB - 15, 'big.bin']);
+    // c.txt's 5 bytes bring the account to exactly 5 GiB.
+    expect((await upload(t, dev.token, project.id, [{ name: 'c.txt', content: 'hello' }])).statusCode).toBe(200);
+    expect(eventsOf(dev, 'Storage')).toEqual([80, 100]);
+    expect((await upload(t, dev.token, project.id, [{ name: 'd.txt', content: 'hello' }])).statusCode).toBe(413);
   });
 });
 

@@ -52,6 +52,9 @@ export function monthStart(date: Date): Date {
 }
 
 export class PlanLimitGuard {
+  /** Notices this instance knows were sent: a limit kept above 80 % costs no statement per write. */
+  private readonly sent = new Set<string>();
+
   constructor(private readonly d: PlanLimitGuardDeps) {}
 
   /**
@@ -83,6 +86,11 @@ export class PlanLimitGuard {
     return result.value;
   }
 
+  /** notice() for a limit whose use another module measures (storage, database): (account, plan, used). */
+  noticeOf(limit: LimitName) {
+    return (accountId: string, plan: string, used: number) => this.notice(accountId, limit, { plan, used, allowed: allowance(plan, limit) });
+  }
+
   /**
    * Tells the account's listeners (quota_passed) when a limit's use has passed 80 % or reached
    * 100 %: once per limit, account, plan and period (the month for monthly limits), whichever
@@ -96,6 +104,10 @@ export class PlanLimitGuard {
     const reached = ([100, 80] as const).filter((p) => ratio * 100 >= p);
     const fresh: (80 | 100)[] = [];
     for (const percent of reached) {
+      const key = `${accountId}|${limit}|${period}|${percent}|${use.plan}`;
+      if (this.sent.has(key)) continue;
+      if (this.sent.size >= 10_000) this.sent.clear();
+      this.sent.add(key);
       const rows = await this.d.db
         .insert(quotaNotices)
         .values({ accountId, limitName: limit, period, percent, plan: use.plan })

@@ -40,8 +40,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   const hostingDir = path.join(config.dataDir, 'hosting');
   const files = new SiteFiles(deps.objectStore, hostingDir);
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
+  const limits = new PlanLimitGuard(deps);
   const builds = new BuildLifecycle({
-    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db)), log: deps.log,
+    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db), limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
   });
   const siteUid = siteUidsFrom(deps.database);
@@ -59,7 +60,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
       : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds });
-  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits: new PlanLimitGuard(deps), log: deps.log });
+  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth });
   gateway.register(app);
