@@ -11,7 +11,7 @@ jest.setTimeout(120_000);
 
 const GiB = 1024 ** 3;
 let t: TestApp;
-let events: Extract<AccountEvent, { type: 'quota_passed' }>[] = [];
+const events: Extract<AccountEvent, { type: 'quota_passed' }>[] = [];
 let bystander: Developer;
 
 beforeAll(async () => {

@@ -5375,10 +5375,7 @@ export interface operations {
     razorpayWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                "X-Razorpay-Event-Id"?: string;
-                "X-Razorpay-Signature"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };

@@ -141,6 +141,7 @@ export class BillingService {
     const provider = this.d.provider;
     if (!provider.verifyWebhook || provider.name !== 'razorpay') throw Errors.notFound('Webhook');
     if (!rawBody || !signature) throw Errors.validation('Missing X-Razorpay-Signature: nothing was changed');
+    if (signature.length > 256 || (eventId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(eventId))) throw Errors.validation('X-Razorpay-Signature or X-Razorpay-Event-Id is malformed: nothing was changed');
     if (!provider.verifyWebhook(rawBody, signature)) throw Errors.validation('Webhook signature does not match the body: nothing was changed');
     const event = parseEvent(body);
     if (!event) throw Errors.validation('body is not a Razorpay event (entity "event" with an event name)');
