@@ -178,7 +178,7 @@ beforeAll(async () => {
   expect(reg.status).toBe(200);
   creds.bearerAuth = { authorization: `Bearer ${reg.json().token}` };
   // The walker makes more projects than Hobby's 3 (the subdomain edges below): plan limits are test/billing's.
-  await onPlan(t, (await json('/account-details', {}, creds.bearerAuth)).json(), 'enterprise');
+  await onPlan(t, { id: (await json('/account-details', {}, creds.bearerAuth)).json().id as string }, 'enterprise');
   const created = await json('/create-project', { projectName: 'Walk', subdomain: `walk-${Date.now()}` }, creds.bearerAuth);
   projectId = created.json().project.id;
   creds.bucketKey = { 'x-api-key': (await json(`/project/${projectId}/bucket-details`, {}, creds.bearerAuth)).json().api_key };
