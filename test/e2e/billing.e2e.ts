@@ -25,7 +25,7 @@ maybe('plan upgrade journey', () => {
   test('a visitor\'s Get Started leads to sign-up', async () => {
     const { page } = b;
     await page.goto('/pricing');
-    await page.getByRole('link', { name: 'Get Started' }).nth(1).click();
+    await page.locator('article', { has: page.getByRole('heading', { name: 'Pro' }) }).getByRole('link', { name: 'Get Started' }).click();
     await page.waitForURL('**/auth/signup');
     await page.getByLabel('Full name').fill('Grace Hopper');
     await page.getByLabel('Email').fill(email);
@@ -37,7 +37,7 @@ maybe('plan upgrade journey', () => {
   test("a signed-in developer's Get Started on Pro opens the test checkout; paying upgrades to Pro", async () => {
     const { page } = b;
     await page.goto('/pricing');
-    await page.getByRole('link', { name: 'Get Started' }).nth(1).click();
+    await page.locator('article', { has: page.getByRole('heading', { name: 'Pro' }) }).getByRole('link', { name: 'Get Started' }).click();
     await page.waitForURL('**/console/account**');
     const dialog = page.getByRole('dialog', { name: 'Test payments: no money moves' });
     await dialog.waitFor();

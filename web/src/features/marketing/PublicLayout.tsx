@@ -18,7 +18,9 @@ const NAV = [
 export function SiteNav() {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    setOpen(false);
+  }, [pathname]);
   return (
     <header className="site-header">
       <nav className="site-nav container" aria-label="Main">
@@ -86,7 +88,9 @@ export function SiteFooter() {
 
 export default function PublicLayout() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return (
     <div className="site">
       <a href="#main" className="skip-link">
