@@ -8,6 +8,9 @@ const outDir = process.env.OUT_DIR ?? 'src/api/generated';
 const readOperations = [
   'listProjects',
   'getProjectDetails',
+  'listAccountActivity',
+  'listProjectActivity',
+  'listProjectErrors',
   'getBucketDetails',
   'getAuthenticationDetails',
   'listObjects',
@@ -24,6 +27,8 @@ const readOperations = [
   'verifyToken',
   'listDbTables',
   'consoleSelectDbRows',
+  'getAccountUsage',
+  'getProjectUsage',
 ];
 
 export default defineConfig({

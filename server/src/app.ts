@@ -34,6 +34,9 @@ import type { ObjectStore } from './modules/storage/object-store';
 import { systemPlugin } from './modules/system/system.handlers';
 import { smtpPlugin } from './modules/smtp/smtp.module';
 import { databasePlugin } from './modules/database/database.module';
+import { notificationsPlugin } from './modules/notifications/notifications.module';
+import { usagePlugin } from './modules/usage/usage.module';
+import { activityPlugin } from './modules/activity/activity.module';
 import { billingPlugin } from './modules/billing/billing.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
@@ -111,7 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     passwords: createPasswordHasher(config.passwordHashCost),
     secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')),
     objectStore: options.objectStore ?? (await createObjectStore({ dataDir: config.dataDir, s3: config.s3 })),
-    lookups: new LookupCache(database),
+    lookups: new LookupCache(database, app.log),
     events: createAccountEvents(app.log),
   };
   app.decorate('deps', deps);
@@ -146,7 +149,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storagePlugin);
   await app.register(smtpPlugin);
   await app.register(databasePlugin);
+  await app.register(usagePlugin);
+  await app.register(activityPlugin);
   await app.register(contactPlugin);
+  await app.register(notificationsPlugin);
   await app.register(billingPlugin);
   await app.register(systemPlugin);
   await app.register(contractPlugin);

@@ -42,6 +42,7 @@ describe('account-details', () => {
         email_verified: false,
         mfa_enabled: false,
         plan: 'hobby',
+        notifications: { email: true, push: false },
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
       });
     }

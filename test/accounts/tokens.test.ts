@@ -33,6 +33,8 @@ function hs256(payload: object, key: string | Buffer): string {
   return `${head}.${crypto.createHmac('sha256', key).update(head).digest('base64url')}`;
 }
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** After a write from outside the platform (plain SQL): until every instance heard of it (lib/lookup-cache.ts). */
+const heard = () => t.app.deps.lookups.barrier();
 
 async function resetPasswordByMail(dev: Dev, password: string) {
   const before = t.outbox().length;
@@ -60,7 +62,7 @@ const badTokens: { name: string; make: () => Promise<string> }[] = [
   { name: 'right secret, older token version', make: async () => { const d = await signUp(); return t.app.jwt.sign({ sub: d.id, tv: -1, typ: 'developer' }); } },
   { name: 'right secret, sub not a uuid', make: async () => t.app.jwt.sign({ sub: 'admin', tv: 0, typ: 'developer' }) },
   { name: 'right secret, unknown account', make: async () => t.app.jwt.sign({ sub: crypto.randomUUID(), tv: 0, typ: 'developer' }) },
-  { name: 'of a deleted account', make: async () => { const d = await signUp(); await t.database.query('DELETE FROM accounts WHERE id = $1', [d.id]); return d.token; } },
+  { name: 'of a deleted account', make: async () => { const d = await signUp(); await t.database.query('DELETE FROM accounts WHERE id = $1', [d.id]); await heard(); return d.token; } },
   { name: 'revoked by change_pass', make: async () => {
     const d = await signUp();
     const res = await post('/change_pass', { current_password: d.password, new_password: 'a brand new one' }, { token: d.token });

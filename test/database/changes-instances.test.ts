@@ -109,7 +109,7 @@ onPostgres('a lost LISTEN connection ends the streams with an error event; the n
   const project = await createProject(t, dev);
   await makeTable(a.projectDatabase, project, 'notes', 'id integer PRIMARY KEY, body text', 'read');
   const streams = [await listen(a, project.authKey, 'notes'), await listen(b, project.authKey, 'notes')];
-  const listeners = () => t.database.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'");
+  const listeners = () => t.database.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN "hostbase_db_changes"%'`);
   expect(await listeners()).toHaveLength(2);
   for (const { pid } of await listeners()) await t.database.query('SELECT pg_terminate_backend($1)', [pid]);
   for (const s of streams) {

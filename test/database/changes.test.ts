@@ -298,6 +298,7 @@ test('a stream ends once its credentials would be refused: a revoked access toke
     expect(second.projectDatabaseChanges.size).toBe(2);
     // A new password revokes every token of the user (its token version moves on).
     await t.database.query('UPDATE end_users SET token_version = token_version + 1 WHERE id = $1', [user.id]);
+    await t.app.deps.lookups.barrier(); // a write from outside the platform: wait until it is heard
     await withToken.ended;
     const refused = { event: 'error', data: { message: 'The credentials of this stream are no longer valid (key, project or access token); reconnect' } };
     expect(withToken.changes()).toEqual([refused]);

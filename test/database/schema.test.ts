@@ -255,6 +255,7 @@ describe('list', () => {
   test('a plan without a database limit lists none', async () => {
     const rich = await registerDeveloper(t, { ip: '10.9.8.6' });
     await t.database.query("UPDATE accounts SET plan = 'enterprise' WHERE id = $1", [rich.id]);
+    await t.app.deps.lookups.barrier(); // a write from outside the platform: wait until it is heard
     const project = await createProject(t, rich);
     const res = await t.post(`/project/${project.id}/database/tables`, {}, rich.token);
     expect(res.statusCode).toBe(200);

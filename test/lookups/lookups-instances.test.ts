@@ -111,3 +111,25 @@ test('a rolled-back change is not heard: what is kept stays', async () => {
   expect(b.deps.lookups.size).toBe(before);
   expect((await whoAmI(b, project.authKey, user.accessToken)).statusCode).toBe(200);
 });
+
+test('a barrier waits for every instance that is up, and one that stays silent is named and stops nobody for long', async () => {
+  // B confirms A's barrier: it is in platform_instances and answers.
+  const [row] = await t.database.query<{ n: string }>('SELECT count(*) AS n FROM platform_instances WHERE id = ANY($1)', [[a.deps.lookups.instanceId, b.deps.lookups.instanceId]]);
+  expect(Number(row.n)).toBe(2);
+  await a.deps.lookups.barrier();
+
+  // An instance that shows itself but never answers (hung): A waits for it, then drops what it kept.
+  const project = await createProject(t, dev);
+  const user = await signUpEndUser(t, project);
+  await warm(project, user.accessToken);
+  await t.database.query("INSERT INTO platform_instances (id) VALUES ('silent-instance')");
+  try {
+    const warn = jest.spyOn(a.log, 'warn');
+    await a.deps.lookups.barrier();
+    expect(a.deps.lookups.size).toBe(0);
+    expect(warn).toHaveBeenCalledWith({ silent: ['silent-instance'] }, expect.stringContaining('did not confirm'));
+    warn.mockRestore();
+  } finally {
+    await t.database.query("DELETE FROM platform_instances WHERE id = 'silent-instance'");
+  }
+});

@@ -77,8 +77,10 @@ describe('the plan quota', () => {
     await occupy(project.id, 6 * GiB);
     expect((await upload(t, dev.token, project.id, [{ name: 'a', content: 'a' }])).statusCode).toBe(413);
     await t.database.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [dev.id]);
+    await t.app.deps.lookups.barrier(); // a write from outside the platform: wait until it is heard
     expect((await upload(t, dev.token, project.id, [{ name: 'a', content: 'a' }])).statusCode).toBe(200);
     await t.database.query(`UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, [dev.id]);
+    await t.app.deps.lookups.barrier();
     const listed = (await t.post(`/project/${project.id}/object-storage/files`, {}, dev.token)).json();
     expect(listed.quota_bytes).toBeUndefined();
     expect(listed.usage_bytes).toBe(6 * GiB + 1);

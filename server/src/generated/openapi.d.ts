@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The caller's activity log (every change the account made), newest first. */
+        post: operations["listAccountActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/recover": {
         parameters: {
             query?: never;
@@ -553,6 +570,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The project's activity log (the owner's changes to it), newest first. */
+        post: operations["listProjectActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/auth/add_user": {
         parameters: {
             query?: never;
@@ -977,6 +1011,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first. */
+        post: operations["listProjectErrors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/traffic": {
         parameters: {
             query?: never;
@@ -1231,6 +1282,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description One project's usage, as getAccountUsage, with the owner's plan limits. */
+        post: operations["getProjectUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/project-details/": {
         parameters: {
             query?: never;
@@ -1378,6 +1446,26 @@ export interface paths {
          *     with a valid mfa_code (or recovery code) disables it. `action` makes the intent explicit.
          */
         post: operations["toggleMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The caller's usage across all their projects for a range (default 7d): API requests by status
+         *     class and site bandwidth per bucket, active end users per day, current totals and the plan's limits.
+         */
+        post: operations["getAccountUsage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1553,8 +1641,43 @@ export interface components {
             id: string;
             mfa_enabled: boolean;
             name: string;
+            notifications: components["schemas"]["NotificationPreferences"];
+            /** @description A new address waiting for its confirmation link to be opened; until then `email` stays the account's address. */
+            pending_email?: string;
             /** @enum {string} */
             plan: "hobby" | "pro" | "enterprise";
+        };
+        ActiveUsersPoint: {
+            /** Format: date */
+            day: string;
+            /** @description Distinct end users who signed in that day (UTC). */
+            users: number;
+        };
+        ActivityEntry: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** @description The caller's address as the platform saw it. */
+            ip: string;
+            /** @description The contract operation that made the change. */
+            operation_id: string;
+            project_id: string | null;
+            /** @description The project's current name; null when none or when it was deleted. */
+            project_name: string | null;
+            /** @description What was done, for people ("Created project \"Shop\" (shop)"). */
+            summary: string;
+        };
+        ActivityPage: {
+            entries: components["schemas"]["ActivityEntry"][];
+            next_page: number | null;
+            page: number;
+            page_size: number;
+            total: number;
+        };
+        ActivityPaging: {
+            page?: number;
+            /** @description Entries per page (default 20). */
+            page_size?: number;
         };
         AuthSettings: {
             allowed_origins: string[];
@@ -1910,6 +2033,12 @@ export interface components {
          *     passwords and ones that contain the e-mail's local part or the name (400 with the reason).
          */
         NewPassword: string;
+        NotificationPreferences: {
+            /** @description Mails when a deploy fails, a plan limit passes 80 % or 100 %, or two-factor authentication is turned off. */
+            email: boolean;
+            /** @description Alerts in the browser while the console is open. */
+            push: boolean;
+        };
         Order: {
             /**
              * @description verifyPayment: the caller's plan now.
@@ -1973,6 +2102,14 @@ export interface components {
             projects: number | null;
             storage_bytes: number | null;
         };
+        /** @description The caller's plan and its limits; null is unlimited. */
+        PlanUsageLimits: {
+            database_bytes: number | null;
+            label: string;
+            monthly_active_users: number | null;
+            plan: string;
+            storage_bytes: number | null;
+        };
         Project: {
             /** Format: date-time */
             created_at: string;
@@ -1992,8 +2129,32 @@ export interface components {
             subdomain?: string;
             user_id: string;
         };
+        ProjectError: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** @enum {string} */
+            kind: "deploy_failed" | "runtime_crashed" | "dns_unverified" | "quota_passed";
+            message: string;
+            /** @enum {string} */
+            severity: "low" | "medium" | "high";
+        };
+        ProjectErrorPage: {
+            errors: components["schemas"]["ProjectError"][];
+            next_page: number | null;
+            page: number;
+            page_size: number;
+            total: number;
+        };
         /** @enum {string} */
         ProjectType: "Node" | "PHP" | "React" | "Vite" | "Angular" | "Flask" | "Next.js" | "Vue" | "Astro" | "Static" | "Node.js";
+        /** @description API requests by the class of their answer's status. */
+        RequestCounts: {
+            s2xx: number;
+            s3xx: number;
+            s4xx: number;
+            s5xx: number;
+        };
         Site: {
             deployment_id?: string | null;
             domain: string;
@@ -2066,6 +2227,52 @@ export interface components {
             message: string;
             status?: number;
             token: string;
+        };
+        UsagePoint: {
+            /** @description Bytes the hosted sites received and sent. */
+            bandwidth_bytes: number;
+            requests: components["schemas"]["RequestCounts"];
+            /**
+             * Format: date-time
+             * @description The bucket's first instant (UTC).
+             */
+            start: string;
+        };
+        UsageQuery: {
+            range?: components["schemas"]["UsageRange"];
+        };
+        /**
+         * @description Last 7 days (hourly buckets), Last 30 days or Last 3 months (daily buckets).
+         * @enum {string}
+         */
+        UsageRange: "7d" | "30d" | "3m";
+        UsageReport: {
+            /** @description One point per day of the range, oldest first. */
+            active_users: components["schemas"]["ActiveUsersPoint"][];
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /** Format: date-time */
+            from: string;
+            limits: components["schemas"]["PlanUsageLimits"];
+            range: components["schemas"]["UsageRange"];
+            /** @description One point per bucket from `from` to `to`, oldest first (empty buckets are zeros). */
+            series: components["schemas"]["UsagePoint"][];
+            /** Format: date-time */
+            to: string;
+            totals: components["schemas"]["UsageTotals"];
+        };
+        UsageTotals: {
+            /** @description Distinct end users who signed in this calendar month (UTC). */
+            active_users_month: number;
+            /** @description Over the range. */
+            bandwidth_bytes: number;
+            /** @description The project databases' size now. */
+            database_bytes: number;
+            requests: components["schemas"]["RequestCounts"];
+            /** @description API requests per second over the last five minutes. */
+            requests_per_second: number;
+            /** @description Stored files and site deployments now. */
+            storage_bytes: number;
         };
     };
     responses: {
@@ -2246,8 +2453,15 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description When given and not the current address, a confirmation link is mailed to it; the address becomes the account's only when the link is opened (see `pending_email`). */
+                    email?: components["schemas"]["Email"];
                     /** @description When given, the profile name is updated. */
                     name?: components["schemas"]["Name"];
+                    /** @description The preferences to change; the others stay as they are. */
+                    notifications?: {
+                        email?: boolean;
+                        push?: boolean;
+                    };
                 };
             };
         };
@@ -2259,6 +2473,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAccountActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3298,6 +3543,40 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
         };
     };
+    listProjectActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     addAuthUser: {
         parameters: {
             query?: never;
@@ -4185,6 +4464,40 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    listProjectErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of errors, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectErrorPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getSiteTraffic: {
         parameters: {
             query?: never;
@@ -4728,6 +5041,40 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    getProjectUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UsageQuery"];
+            };
+        };
+        responses: {
+            /** @description The project's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getProjectDetails: {
         parameters: {
             query?: never;
@@ -5105,6 +5452,36 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getAccountUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UsageQuery"];
+            };
+        };
+        responses: {
+            /** @description The account's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     loginAccount: {
         parameters: {
             query?: never;
@@ -5168,6 +5545,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

@@ -253,6 +253,12 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "getAccountUsage",
+    "method": "POST",
+    "path": "/usage",
+    "tag": "usage"
+  },
+  {
     "operationId": "getAuthenticationDetails",
     "method": "POST",
     "path": "/project/{projectId}/authentication-details",
@@ -307,6 +313,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "getProjectUsage",
+    "method": "POST",
+    "path": "/project/{projectId}/usage",
+    "tag": "usage"
+  },
+  {
     "operationId": "getSiteTraffic",
     "method": "POST",
     "path": "/project/{projectId}/hosting/traffic",
@@ -323,6 +335,12 @@ export const operations = [
     "method": "POST",
     "path": "/db/v1/{table}/insert",
     "tag": "data"
+  },
+  {
+    "operationId": "listAccountActivity",
+    "method": "POST",
+    "path": "/activity",
+    "tag": "activity"
   },
   {
     "operationId": "listAuthUsers",
@@ -353,6 +371,18 @@ export const operations = [
     "method": "GET",
     "path": "/plans",
     "tag": "payments"
+  },
+  {
+    "operationId": "listProjectActivity",
+    "method": "POST",
+    "path": "/project/{projectId}/activity",
+    "tag": "activity"
+  },
+  {
+    "operationId": "listProjectErrors",
+    "method": "POST",
+    "path": "/project/{projectId}/errors",
+    "tag": "activity"
   },
   {
     "operationId": "listProjects",

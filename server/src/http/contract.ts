@@ -103,6 +103,8 @@ export const CONTRACT_MODULES = [
   'hostbase-database',
   'hostbase-contact',
   'hostbase-billing',
+  'hostbase-usage',
+  'hostbase-activity',
 ];
 
 /**

@@ -8,6 +8,7 @@ export const HOUSEKEEPING_SQL = [
   `DELETE FROM account_tokens WHERE expires_at < now() - interval '1 day'`,
   `DELETE FROM end_user_tokens WHERE expires_at < now() - interval '1 day'`,
   `DELETE FROM end_user_refresh_tokens WHERE expires_at < now() - interval '1 day'`,
+  `DELETE FROM platform_instances WHERE seen_at < now() - interval '1 day'`,
 ];
 
 export async function runHousekeeping(deps: Pick<Deps, 'database'>, extra: string[] = []): Promise<void> {

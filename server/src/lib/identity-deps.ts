@@ -11,5 +11,6 @@ export function identityServiceDeps(deps: Deps) {
     publicUrl: deps.config.publicUrl,
     log: deps.log,
     lookups: deps.lookups,
+    events: deps.events,
   };
 }

@@ -14,9 +14,9 @@ function scripted() {
       resume = onResume ?? resume;
       return async () => undefined;
     },
-    // barrier(): the notice comes back, as PostgreSQL would send it.
-    query: async (_sql: string, params: unknown[]) => {
-      setImmediate(() => notify(params[1] as string));
+    // barrier(): the notice comes back, as PostgreSQL would send it; no other instance is up.
+    query: async (sql: string, params: unknown[]) => {
+      if (sql.includes('pg_notify')) setImmediate(() => notify(params[1] as string));
       return [];
     },
   } as unknown as Database;
@@ -95,7 +95,7 @@ test('barrier() resolves when its notice comes back; one that never does drops e
   await cache.barrier();
   expect(cache.size).toBe(1);
   // A database that swallows the barrier's notice.
-  (db.database as unknown as { query: () => Promise<unknown[]> }).query = async () => [];
+  (db.database as unknown as { query: (sql: string) => Promise<unknown[]> }).query = async () => [];
   jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
   try {
     const waiting = cache.barrier();

@@ -10,9 +10,11 @@
 //   before the change), so nothing older than the last notice is ever stored;
 // - while the listening connection is down (notices would be lost) nothing is served from memory,
 //   and what was kept is dropped when it is back;
-// - an instance that makes a change waits for the notice to come back to it (barrier()) before it
-//   answers, so its own next call can't see the old row; the other instances hear the same notice
-//   at the same moment, give or take their event loop.
+// - an instance that wrote such a row waits (barrier()) until every instance that is up has
+//   confirmed it heard the notices sent so far, before it answers: once a caller hears "key
+//   rotated", no instance serves the old key. Instances are known from platform_instances
+//   (migrations/0016), where each one shows itself every few seconds; one that doesn't confirm in
+//   time (stopped, hung) is named in the log, and this instance drops everything it kept.
 // The age limit (MAX_AGE_MS) is a backstop only.
 import crypto from 'node:crypto';
 import type { Database } from '../db/client';
@@ -23,6 +25,9 @@ export type LookupKind = 'project' | 'end_user' | 'account';
 const MAX_ENTRIES = 20_000;
 const MAX_AGE_MS = 5 * 60_000;
 const BARRIER_WAIT_MS = 2000;
+/** How often an instance shows itself, and after how long without it others stop waiting for it. */
+const HEARTBEAT_MS = 5000;
+const PEER_GONE_MS = 15_000;
 
 interface Entry {
   value: unknown;
@@ -38,24 +43,36 @@ export class LookupCache {
   private epoch = 0;
   private live = false;
   private unlisten?: () => Promise<void>;
-  private readonly barriers = new Map<string, () => void>();
+  private heartbeat?: NodeJS.Timeout;
+  /** This instance's barriers waiting for confirmations: nonce → instances still to confirm. */
+  private readonly barriers = new Map<string, { waiting: Set<string>; done: () => void }>();
+  readonly instanceId = crypto.randomBytes(9).toString('base64url');
 
   constructor(
     private readonly database: Database,
+    private readonly log: { warn(obj: object, msg: string): void } = { warn: () => undefined },
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Starts listening; until it is listening (and whenever it is not) every lookup is read. */
+  /** Starts listening and showing this instance; until it listens (and whenever it doesn't) every lookup is read. */
   async start(): Promise<void> {
     this.unlisten = await this.database.listen(LOOKUP_CHANNEL, (payload) => this.onNotice(payload), () => this.onGap(), () => this.onResume());
+    await this.showSelf();
+    // Only while listening: an instance that can't hear notices can't confirm them, and keeps nothing.
+    this.heartbeat = setInterval(() => {
+      if (this.live) this.showSelf().catch((err: Error) => this.log.warn({ err }, 'lookup cache: heartbeat failed'));
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
     this.live = true;
   }
 
   async stop(): Promise<void> {
     this.live = false;
+    clearInterval(this.heartbeat);
     this.drop();
+    for (const barrier of this.barriers.values()) barrier.done();
+    await this.database.query('DELETE FROM platform_instances WHERE id = $1', [this.instanceId]).catch(() => undefined);
     await this.unlisten?.();
-    for (const release of this.barriers.values()) release();
   }
 
   /**
@@ -75,22 +92,38 @@ export class LookupCache {
   }
 
   /**
-   * Resolves once a notice sent now has come back to this instance: every change this instance
-   * committed before the call has been heard, and its entries dropped. Not listening: nothing is
-   * served from memory anyway. A notice that doesn't come back in time drops everything.
+   * Resolves once this instance and every other instance that is up have heard the notices sent
+   * before the call (a barrier notice comes back here, and each other instance confirms it):
+   * every change committed before it is then in force everywhere. Not listening: nothing is
+   * served from memory here anyway, and the others are still asked.
    */
   async barrier(): Promise<void> {
-    if (!this.live) return;
+    const peers = await this.database.query<{ id: string }>(
+      `SELECT id FROM platform_instances WHERE id <> $1 AND seen_at > now() - make_interval(secs => $2)`,
+      [this.instanceId, PEER_GONE_MS / 1000],
+    );
     const nonce = crypto.randomBytes(9).toString('base64url');
-    const heard = new Promise<boolean>((resolve) => {
+    const waiting = new Set(peers.map((p) => p.id));
+    if (this.live) waiting.add(this.instanceId);
+    if (waiting.size === 0) {
+      await this.database.query('SELECT pg_notify($1, $2)', [LOOKUP_CHANNEL, `barrier:${nonce}:${this.instanceId}`]);
+      return;
+    }
+    const confirmed = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), BARRIER_WAIT_MS);
-      this.barriers.set(nonce, () => {
-        clearTimeout(timer);
-        resolve(true);
+      this.barriers.set(nonce, {
+        waiting,
+        done: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
       });
     });
-    await this.database.query('SELECT pg_notify($1, $2)', [LOOKUP_CHANNEL, `barrier:${nonce}`]);
-    if (!(await heard)) this.drop();
+    await this.database.query('SELECT pg_notify($1, $2)', [LOOKUP_CHANNEL, `barrier:${nonce}:${this.instanceId}`]);
+    if (!(await confirmed)) {
+      this.log.warn({ silent: [...waiting] }, 'lookup cache: instances did not confirm a change in time; this instance drops what it kept');
+      this.drop();
+    }
     this.barriers.delete(nonce);
   }
 
@@ -100,14 +133,37 @@ export class LookupCache {
   }
 
   private onNotice(payload: string): void {
-    this.epoch += 1;
     if (payload.startsWith('barrier:')) {
-      this.barriers.get(payload.slice('barrier:'.length))?.();
+      // Another instance's barrier: this one has heard everything before it, and says so.
+      const [, nonce, origin] = payload.split(':');
+      if (origin === this.instanceId) this.confirmed(nonce, this.instanceId);
+      else void this.database.query('SELECT pg_notify($1, $2)', [LOOKUP_CHANNEL, `heard:${nonce}:${this.instanceId}`]).catch(() => undefined);
       return;
     }
+    if (payload.startsWith('heard:')) {
+      const [, nonce, from] = payload.split(':');
+      this.confirmed(nonce, from);
+      return;
+    }
+    // A row changed: a lookup under way may have read it before the change.
+    this.epoch += 1;
     const keys = this.byTag.get(payload);
     if (!keys) return;
     for (const key of [...keys]) this.remove(key);
+  }
+
+  private confirmed(nonce: string, from: string): void {
+    const barrier = this.barriers.get(nonce);
+    if (!barrier) return;
+    barrier.waiting.delete(from);
+    if (barrier.waiting.size === 0) barrier.done();
+  }
+
+  private async showSelf(): Promise<void> {
+    await this.database.query(
+      'INSERT INTO platform_instances (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET seen_at = now()',
+      [this.instanceId],
+    );
   }
 
   private onGap(): void {

@@ -1,6 +1,6 @@
 // Thin handlers keyed by operationId: read the request, call the service, shape the answer.
 import type { HandlerMap } from '../../http/types';
-import { Errors } from '../../http/errors';
+import { AppError, Errors } from '../../http/errors';
 import { currentAccount } from '../../http/auth';
 import { type AccountsService, publicAccount } from './accounts.service';
 
@@ -49,8 +49,15 @@ export function createAccountsHandlers(service: AccountsService, publicUrl: stri
     },
 
     confirmEmailLink: async (req, reply) => {
-      const ok = await service.confirmEmail(req.params.token);
-      return reply.redirect(ok ? `${publicUrl}/email-verified` : `${publicUrl}/verify-email?error=invalid`, 302);
+      let outcome: 'ok' | 'invalid' | 'taken';
+      try {
+        outcome = (await service.confirmEmail(req.params.token)) ? 'ok' : 'invalid';
+      } catch (err) {
+        // A new address someone else took meanwhile: the page says so (the link stays usable).
+        if (!(err instanceof AppError) || err.statusCode !== 409) throw err;
+        outcome = 'taken';
+      }
+      return reply.redirect(outcome === 'ok' ? `${publicUrl}/email-verified` : `${publicUrl}/verify-email?error=${outcome}`, 302);
     },
 
     confirmEmail: async (req) => {
@@ -70,8 +77,11 @@ export function createAccountsHandlers(service: AccountsService, publicUrl: stri
 
     getAccountDetails: async (req) => {
       let account = currentAccount(req);
-      if (req.body?.name !== undefined) account = await service.updateName(account, req.body.name);
-      return publicAccount(account);
+      const body = req.body ?? {};
+      if (body.name !== undefined) account = await service.updateName(account, body.name);
+      if (body.notifications) account = await service.updateNotifications(account, body.notifications);
+      if (body.email !== undefined) await service.requestEmailChange(account, body.email);
+      return publicAccount(account, await service.pendingEmail(account));
     },
 
     getDeveloper: async (req) => {

@@ -15,7 +15,7 @@ export function createAccountsModule(deps: Deps) {
   const tokens = createDeveloperTokens(deps.config.jwtSecret, deps.jwt);
   const service = new AccountsService({
     ...identityServiceDeps(deps),
-    repo: new AccountsRepository(deps.db),
+    repo: new AccountsRepository(deps.db, deps.lookups),
     tokens,
     secrets: deps.secrets,
   });

@@ -1,15 +1,21 @@
 // Drizzle queries for accounts and their one-time tokens. Single-use is enforced by the UPDATE
 // itself (used_at IS NULL in the WHERE), so two instances can't both accept one token.
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
+import { normalizeEmail } from '../../lib/credentials';
 import { DeviceTokens } from '../../lib/device-tokens';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {
   private readonly devices: DeviceTokens<'accountId'>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.devices = new DeviceTokens(db, accountDevices, 'accountId');
   }
 
@@ -32,6 +38,7 @@ export class AccountsRepository {
 
   async update(id: string, values: Partial<Omit<AccountRow, 'id' | 'createdAt' | 'updatedAt'>>, now: Date): Promise<AccountRow | undefined> {
     const [row] = await this.db.update(accounts).set({ ...values, updatedAt: now }).where(eq(accounts.id, id)).returning();
+    await this.lookups?.barrier();
     return row;
   }
 
@@ -42,6 +49,7 @@ export class AccountsRepository {
       .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: now })
       .where(eq(accounts.id, id))
       .returning();
+    await this.lookups?.barrier();
     return row;
   }
 
@@ -120,6 +128,62 @@ export class AccountsRepository {
     if (accountId) conditions.push(eq(accountTokens.accountId, accountId));
     const [row] = await this.db.update(accountTokens).set({ usedAt: now }).where(and(...conditions)).returning({ accountId: accountTokens.accountId });
     return row?.accountId;
+  }
+
+  /** A change of address to confirm: replaces any earlier one still open. */
+  async createEmailChange(accountId: string, tokenHash: string, newEmail: string, expiresAt: Date, now: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(accountTokens)
+        .set({ usedAt: now })
+        .where(and(eq(accountTokens.accountId, accountId), eq(accountTokens.kind, 'email_change'), isNull(accountTokens.usedAt)));
+      await tx.insert(accountTokens).values({ accountId, kind: 'email_change', tokenHash, expiresAt, newEmail });
+    });
+  }
+
+  /** The address an open change would set, if any. */
+  async pendingEmail(accountId: string, now: Date): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ newEmail: accountTokens.newEmail })
+      .from(accountTokens)
+      .where(and(eq(accountTokens.accountId, accountId), eq(accountTokens.kind, 'email_change'), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+      .orderBy(desc(accountTokens.createdAt))
+      .limit(1);
+    return row?.newEmail ?? undefined;
+  }
+
+  /**
+   * Uses an email_change token and makes its address the account's (verified: the link reached
+   * it), in one transaction. 'taken': another account has the address now (nothing changes, the
+   * link stays usable); undefined: no such open token.
+   */
+  async applyEmailChange(tokenHash: string, now: Date): Promise<{ account: AccountRow; previousEmail: string } | 'taken' | undefined> {
+    return this.db
+      .transaction(async (tx) => {
+        const [token] = await tx
+          .update(accountTokens)
+          .set({ usedAt: now })
+          .where(and(eq(accountTokens.kind, 'email_change'), eq(accountTokens.tokenHash, tokenHash), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+          .returning({ accountId: accountTokens.accountId, newEmail: accountTokens.newEmail });
+        if (!token?.newEmail) return undefined;
+        const [before] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, token.accountId)).for('update');
+        if (!before) return undefined;
+        const [account] = await tx
+          .update(accounts)
+          .set({ email: token.newEmail, emailNormalized: normalizeEmail(token.newEmail), emailVerifiedAt: now, updatedAt: now })
+          .where(eq(accounts.id, token.accountId))
+          .returning();
+        return { account, previousEmail: before.email };
+      })
+      .then(async (result) => {
+        if (result) await this.lookups?.barrier();
+        return result;
+      })
+      .catch((err: { code?: string; cause?: { code?: string } }) => {
+        // The unique index on the normalized address: someone else has it (rolled back as a whole).
+        if ((err.code ?? err.cause?.code) === '23505') return 'taken' as const;
+        throw err;
+      });
   }
 
   /** The account holding a valid, unused token (without using it). */

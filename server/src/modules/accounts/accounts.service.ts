@@ -1,6 +1,8 @@
 // The rules of developer accounts: sign-up, sign-in with optional TOTP, token validity and
 // revocation, password reset and change, email verification. Depends on interfaces only.
 import type { Clock } from '../../lib/clock';
+import type { LookupCache } from '../../lib/lookup-cache';
+import type { AccountEvents } from '../../lib/account-events';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
@@ -20,6 +22,7 @@ import {
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
+import { activityActor } from '../activity/activity.context';
 
 export interface DeveloperClaims {
   sub: string;
@@ -45,6 +48,9 @@ export interface AccountsServiceDeps {
   clock: Clock;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
+  /** Accounts by id, kept in memory (lib/lookup-cache.ts): every developer call reads one. */
+  lookups: Pick<LookupCache, 'get'>;
+  events: Pick<AccountEvents, 'emit'>;
 }
 
 export const MFA_TEXT = {
@@ -79,6 +85,7 @@ export class AccountsService {
     if (!account) throw Errors.conflict('An account with this email already exists');
     // Verification mail is a courtesy here; a mail failure must not undo the sign-up.
     await this.sendVerification(account).catch(() => undefined);
+    activityActor(account.id);
     return { token: this.issue(account), deviceToken: await this.trustDevice(account.id) };
   }
 
@@ -121,6 +128,7 @@ export class AccountsService {
       await this.d.repo.createToken(account.id, 'mfa_challenge', sha256(mfaToken), new Date(this.d.clock.now().getTime() + MFA_CHALLENGE_TTL_MS), ip);
       return { kind: 'mfa', mfaToken };
     }
+    activityActor(account.id);
     return { kind: 'token', token: this.issue(account, input.remember), deviceToken: await this.trustDevice(account.id, input.device_token) };
   }
 
@@ -133,7 +141,7 @@ export class AccountsService {
       throw Errors.invalidToken();
     }
     if (claims.typ !== 'developer' || typeof claims.sub !== 'string') throw Errors.invalidToken();
-    const account = await this.d.repo.findById(claims.sub);
+    const account = await this.d.lookups.get(`account:${claims.sub}`, () => this.d.repo.findById(claims.sub), (a) => [`account:${a.id}`]);
     if (!account || account.tokenVersion !== claims.tv) throw Errors.invalidToken();
     return account;
   }
@@ -172,6 +180,7 @@ export class AccountsService {
     }
     await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
+    activityActor(account.id);
     return { token: this.issue(account), deviceToken: await this.trustDevice(account.id, input.deviceToken) };
   }
 
@@ -219,6 +228,7 @@ export class AccountsService {
     }
     await this.d.repo.update(account.id, { mfaEnabled: false, mfaSecretEnc: null, mfaPendingSecretEnc: null, mfaLastStep: null }, this.d.clock.now());
     await this.d.repo.replaceRecoveryCodes(account.id, []);
+    await this.d.events.emit({ type: 'mfa_disabled', accountId: account.id, message: 'Two-factor authentication was turned off for your account' });
     return { message: 'Two-factor authentication disabled', mfa_enabled: false };
   }
 
@@ -256,6 +266,7 @@ export class AccountsService {
     await this.d.repo.closeTokens(accountId, 'mfa_challenge', now);
     // The owner proved the mailbox: others' failures against the account no longer count.
     await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, 'login', holder.emailNormalized, '').accountKey!);
+    activityActor(accountId);
   }
 
   async changePassword(account: AccountRow, current: string, next: string): Promise<string> {
@@ -284,12 +295,59 @@ export class AccountsService {
     return 'sent';
   }
 
+  /**
+   * The link of a verification mail or of an address change (one link, two kinds of token). False
+   * for an unknown, used or expired token; a conflict when the new address was taken meanwhile.
+   */
   async confirmEmail(token: string): Promise<boolean> {
     const now = this.d.clock.now();
     const accountId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
-    if (!accountId) return false;
-    await this.d.repo.update(accountId, { emailVerifiedAt: now }, now);
+    if (accountId) {
+      await this.d.repo.update(accountId, { emailVerifiedAt: now }, now);
+      activityActor(accountId);
+      return true;
+    }
+    const changed = await this.d.repo.applyEmailChange(sha256(token), now);
+    if (changed === 'taken') throw Errors.conflict('An account with this email already exists');
+    if (!changed) return false;
+    activityActor(changed.account.id);
+    // The old address hears of it: if the change wasn't its owner's doing, they know at once.
+    await this.d.mailer.send({
+      to: changed.previousEmail,
+      subject: 'Your Hostbase email address was changed',
+      text: `Hi ${changed.account.name},\n\nThe email address of your Hostbase account is now ${changed.account.email}. Sign-ins and mails use the new address from now on.\n\nIf you didn't make this change, reset your password at once and contact support.\n`,
+    });
     return true;
+  }
+
+  /**
+   * Starts a change of address: a link to the new address, which becomes the account's only when
+   * the link is opened (so a typo can't lock anyone out, and nobody can claim an address they
+   * can't read). Throttled like verification mails.
+   */
+  async requestEmailChange(account: AccountRow, email: string): Promise<void> {
+    const normalized = normalizeEmail(email);
+    if (normalized === account.emailNormalized) return;
+    await this.d.rateLimiter.hit({ key: `verify-mail:account:${account.id}`, ...WINDOW_LIMITS.verifyMailPerAccount });
+    const token = randomToken();
+    const now = this.d.clock.now();
+    await this.d.repo.createEmailChange(account.id, sha256(token), email.trim(), new Date(now.getTime() + VERIFY_TTL_MS), now);
+    const link = `${this.d.publicUrl}/api/verify/${token}`;
+    await this.d.mailer.send({
+      to: email.trim(),
+      subject: 'Confirm your new email for Hostbase',
+      text: `Hi ${account.name},\n\nTo make ${email.trim()} the address of your Hostbase account, open this link within 24 hours:\n\n${link}\n\nUntil then your account keeps ${account.email}. If you didn't ask for this, ignore this mail.\n`,
+    });
+  }
+
+  async pendingEmail(account: AccountRow): Promise<string | undefined> {
+    return this.d.repo.pendingEmail(account.id, this.d.clock.now());
+  }
+
+  async updateNotifications(account: AccountRow, prefs: { email?: boolean; push?: boolean }): Promise<AccountRow> {
+    const values = { ...(prefs.email !== undefined ? { notifyEmail: prefs.email } : {}), ...(prefs.push !== undefined ? { notifyPush: prefs.push } : {}) };
+    if (Object.keys(values).length === 0) return account;
+    return (await this.d.repo.update(account.id, values, this.d.clock.now()))!;
   }
 
   async updateName(account: AccountRow, name: string): Promise<AccountRow> {
@@ -303,7 +361,7 @@ export class AccountsService {
   }
 }
 
-export function publicAccount(a: AccountRow) {
+export function publicAccount(a: AccountRow, pendingEmail?: string) {
   return {
     id: a.id,
     name: a.name,
@@ -312,5 +370,7 @@ export function publicAccount(a: AccountRow) {
     mfa_enabled: a.mfaEnabled,
     plan: a.plan,
     created_at: a.createdAt.toISOString(),
+    notifications: { email: a.notifyEmail, push: a.notifyPush },
+    ...(pendingEmail ? { pending_email: pendingEmail } : {}),
   };
 }

@@ -13,6 +13,9 @@ export const accounts = pgTable('accounts', {
   mfaPendingSecretEnc: text('mfa_pending_secret_enc'),
   mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
   plan: text('plan', { enum: ['hobby', 'pro', 'enterprise'] }).notNull().default('hobby'),
+  /** Mails about failed deploys, quotas and security changes (notifications.ts). */
+  notifyEmail: boolean('notify_email').notNull().default(true),
+  notifyPush: boolean('notify_push').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -22,7 +25,7 @@ export type AccountRow = typeof accounts.$inferSelect;
 export const accountTokens = pgTable('account_tokens', {
   id: uuid('id').primaryKey().defaultRandom(),
   accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  kind: text('kind', { enum: ['password_reset', 'email_verify', 'mfa_challenge'] }).notNull(),
+  kind: text('kind', { enum: ['password_reset', 'email_verify', 'mfa_challenge', 'email_change'] }).notNull(),
   tokenHash: text('token_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
@@ -30,6 +33,8 @@ export const accountTokens = pgTable('account_tokens', {
   attempts: integer('attempts').notNull().default(0),
   /** The client address that opened an MFA challenge. */
   clientAddress: text('client_address'),
+  /** email_change: the address that becomes the account's once this token is used. */
+  newEmail: text('new_email'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -17,14 +17,16 @@ import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
 import { PlanLimitGuard } from '../billing/plan-limits';
+import { signInRecorder } from '../usage/active-users';
 
 export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({
     ...identityServiceDeps(deps),
-    repo: new AuthUsersRepository(deps.db),
+    repo: new AuthUsersRepository(deps.db, deps.lookups),
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
     limits: new PlanLimitGuard(deps),
+    signedIn: signInRecorder(deps),
   });
   const endUserBearer: SchemeVerifier = async (req) => {
     const token = bearerToken(req);

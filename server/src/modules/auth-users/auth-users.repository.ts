@@ -3,8 +3,10 @@
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
 import { DeviceTokens } from '../../lib/device-tokens';
+import { transactionWithActivity } from '../activity/activity.context';
 import {
   authSettings,
   endUserDevices,
@@ -32,7 +34,11 @@ export class AuthUsersRepository {
   /** Every signed-in app call reads its end user: built once, prepared once per connection. */
   private readonly byId;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.devices = new DeviceTokens(db, endUserDevices, 'userId');
     this.byId = db
       .select()
@@ -49,11 +55,13 @@ export class AuthUsersRepository {
   }
 
   async saveSettings(projectId: string, values: Partial<AuthSettings>, now: Date): Promise<AuthSettings> {
-    const [row] = await this.db
-      .insert(authSettings)
-      .values({ projectId, ...values })
-      .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
-      .returning(settingsColumns);
+    const [row] = await transactionWithActivity(this.db, ['updateAuthSettings'], (tx) =>
+      tx
+        .insert(authSettings)
+        .values({ projectId, ...values })
+        .onConflictDoUpdate({ target: authSettings.projectId, set: { ...values, updatedAt: now } })
+        .returning(settingsColumns),
+    );
     return row;
   }
 
@@ -123,15 +131,25 @@ export class AuthUsersRepository {
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(endUsers)
-      .where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id)))
-      .returning({ id: endUsers.id });
+    const rows = await transactionWithActivity(
+      this.db,
+      ['deleteAuthUser'],
+      (tx) => tx.delete(endUsers).where(and(eq(endUsers.projectId, projectId), eq(endUsers.id, id))).returning({ id: endUsers.id }),
+      (deleted) => deleted.length === 1,
+    );
+    await this.lookups?.barrier();
     return rows.length === 1;
   }
 
+  /** After a caller's transaction that changed an end user committed: until every instance heard of it. */
+  async changed(): Promise<void> {
+    await this.lookups?.barrier();
+  }
+
+  /** `db`: a transaction of the caller's, who then calls changed() once it committed. */
   async touchLastLogin(id: string, now: Date, db: Db = this.db): Promise<EndUserRow> {
     const [row] = await db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
+    if (db === this.db) await this.lookups?.barrier();
     return row;
   }
 
@@ -143,6 +161,7 @@ export class AuthUsersRepository {
 
   async markVerified(id: string, now: Date): Promise<void> {
     await this.db.update(endUsers).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(endUsers.id, id));
+    await this.lookups?.barrier();
   }
 
   /** New password, older access tokens refused (token_version) and every session revoked, at once. */
@@ -157,6 +176,7 @@ export class AuthUsersRepository {
         .set({ revokedAt: now })
         .where(and(eq(endUserRefreshTokens.userId, id), isNull(endUserRefreshTokens.revokedAt)));
     });
+    await this.lookups?.barrier();
   }
 
   // ------------------------------------------------------------------ refresh tokens

@@ -18,6 +18,7 @@ import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
 import { monthStart, type PlanLimitGuard } from '../billing/plan-limits';
 import { activeUserCount } from '../billing/usage-counts';
+import type { SignInRecorder } from '../usage/active-users';
 
 export const PAGE_SIZE = 100;
 const RESET_TTL_MS = 60 * 60 * 1000;
@@ -43,9 +44,11 @@ export interface AuthUsersServiceDeps {
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
   /** End users by id, kept in memory (lib/lookup-cache.ts). */
-  lookups: Pick<LookupCache, 'get' | 'barrier'>;
+  lookups: Pick<LookupCache, 'get'>;
   /** The plan's monthly active users, across the owner's projects (billing/plan-limits.ts). */
   limits?: PlanLimitGuard;
+  /** Told of every session issued (sign-up, sign-in, refresh): the monthly active users (usage/active-users.ts). */
+  signedIn?: SignInRecorder;
 }
 
 export interface EndUserSession {
@@ -110,8 +113,6 @@ export class AuthUsersService {
   async remove(project: ProjectRow, userId: string, email?: string): Promise<void> {
     const user = await this.requireUser(project, userId, email);
     if (!(await this.d.repo.delete(project.id, user.id))) throw Errors.notFound('User');
-    // Its tokens stop working on this instance before the answer goes out.
-    await this.d.lookups.barrier();
   }
 
   /** The developer asks for a reset mail to be sent to one of the project's users. */
@@ -169,7 +170,8 @@ export class AuthUsersService {
     return this.answer(project, user, refresh);
   }
 
-  private answer(project: Pick<ProjectRow, 'id'>, user: EndUserRow, refresh: string): EndUserSession {
+  private async answer(project: Pick<ProjectRow, 'id'>, user: EndUserRow, refresh: string): Promise<EndUserSession> {
+    await this.d.signedIn?.(project.id, user.id);
     return {
       access_token: this.d.tokens.sign({ sub: user.id, pid: project.id, tv: user.tokenVersion }),
       refresh_token: refresh,
@@ -225,6 +227,7 @@ export class AuthUsersService {
       project.id,
     );
     if (!updated) throw Errors.invalidCredentials();
+    await this.d.repo.changed();
     return updated;
   }
 
@@ -296,7 +299,6 @@ export class AuthUsersService {
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) throw Errors.badRequest('This reset link is invalid or has expired');
     await this.d.repo.setPassword(user.id, await this.d.passwords.hash(password), now);
-    await this.d.lookups.barrier();
     await this.d.repo.closeTokens(user.id, 'password_reset', now);
     // The user proved the mailbox: others' failures against the account no longer count.
     await this.d.rateLimiter.reset(guardBuckets(SIGN_IN_POLICY, `enduser-login:${user.projectId}`, user.emailNormalized, '').accountKey!);
@@ -323,6 +325,7 @@ export class AuthUsersService {
     const userId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) return undefined;
+    // markVerified waits until the kept end user (lib/lookup-cache.ts) is dropped everywhere.
     await this.d.repo.markVerified(user.id, now);
     return user.projectId;
   }

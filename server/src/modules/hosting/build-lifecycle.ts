@@ -48,6 +48,8 @@ export interface BuildLifecycleDeps {
   keep: number;
   leaseMs?: number;
   heartbeatMs?: number;
+  /** A build found dead and failed (the project's errors panel and its owner hear of it). */
+  onInterrupted?: (projectId: string, deploymentId: string) => Promise<void>;
 }
 
 /** The id of the instance that owns this hosting folder, created on first start. */
@@ -120,6 +122,7 @@ export class BuildLifecycle {
     for (const r of dead) {
       this.d.log.warn({ deploymentId: r.id, projectId: r.project_id }, `deployment ${INTERRUPTED}`);
       await this.d.files.removeDeployment(r.project_id, r.id);
+      await this.d.onInterrupted?.(r.project_id, r.id).catch((err) => this.d.log.warn({ err, deploymentId: r.id }, 'hosting: telling of an interrupted build failed'));
     }
     if (atStart) {
       await this.sweepTemp();

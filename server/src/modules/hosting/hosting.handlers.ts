@@ -15,6 +15,7 @@ import type { HostingService } from './hosting.service';
 import type { SiteFiles } from './site-files';
 import { PROJECT_TYPES } from './site-layout';
 import { IN_MEMORY_MAX } from './zip-extract';
+import { activityNote } from '../activity/activity.context';
 
 export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService): HandlerMap {
   return {
@@ -41,6 +42,7 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
         const type = PROJECT_TYPES.find((t) => t.toLowerCase() === rawType.toLowerCase());
         if (!type) throw Errors.badRequest(`Unknown project type "${rawType}". Choose one of: ${PROJECT_TYPES.join(', ')}.`);
         if (zip === undefined || (Buffer.isBuffer(zip) ? zip.length : (await fsp.stat(zip)).size) === 0) throw Errors.badRequest('Please upload a zip file.');
+        activityNote('type', type);
         const deployment = await service.deploy(project, type, zip);
         return { message: 'Project deployed!', deployment: await service.view(project, deployment) };
       } finally {

@@ -18,7 +18,9 @@ import { siteUidsFrom } from './site-identities';
 import { SiteFiles } from './site-files';
 import { StaticSites } from './static-site';
 import { TrafficCounter } from './traffic';
-import { BuildLifecycle, instanceIdOf } from './build-lifecycle';
+import { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
+import type { ProjectRow } from '../projects/projects.tables';
+import type { AccountEvent } from '../../lib/account-events';
 import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
 import { PlanLimitGuard } from '../billing/plan-limits';
@@ -39,11 +41,18 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   const repo = new HostingRepository(deps.database);
   const hostingDir = path.join(config.dataDir, 'hosting');
   const files = new SiteFiles(deps.objectStore, hostingDir);
+  // What went wrong outside a request (a dead build, a crashed site) names only its project: the
+  // project's errors panel and its owner hear of it (account-events.ts).
+  const told = async (projectId: string, event: (project: ProjectRow) => AccountEvent) => {
+    const project = await projects.findById(projectId).catch(() => undefined);
+    if (project) await deps.events.emit(event(project));
+  };
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
   const limits = new PlanLimitGuard(deps);
   const builds = new BuildLifecycle({
     repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db), limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
+    onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });
   const siteUid = siteUidsFrom(deps.database);
   const runtime =
@@ -57,9 +66,13 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
           pidsLimit: config.siteLimits.maxProcesses,
           nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
         })
-      : new ProcessRuntime({ log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress }));
+      : new ProcessRuntime({
+          log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress,
+          onCrash: ({ projectId }, cause) =>
+            void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
+        }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds });
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth });

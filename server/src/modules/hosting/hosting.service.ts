@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock';
+import type { AccountEvents } from '../../lib/account-events';
 import { AppError, Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { BuildLifecycle } from './build-lifecycle';
@@ -27,6 +28,8 @@ export interface HostingServiceDeps {
   liveCacheMs?: number;
   /** Storage charged for deployments, heartbeats of builds, pruning (build-lifecycle.ts). */
   builds: BuildLifecycle;
+  /** A failed deploy is told here (the project's errors panel, the owner's mail). */
+  events?: AccountEvents;
 }
 
 class BuildLog {
@@ -147,6 +150,7 @@ export class HostingService {
       if (err instanceof RuntimeStartError && err.log) log.add(`Process output:\n${err.log}`);
       if (!known) this.d.log.error({ err, deploymentId: row.id }, 'deployment failed');
       await this.d.repo.fail(row.id, message, log.text, this.d.clock.now());
+      await this.d.events?.emit({ type: 'deploy_failed', accountId: project.ownerId, projectId: project.id, message: `A ${type} deployment failed: ${message}` });
       if (err instanceof AppError) throw err; // [billing] the storage quota's 413
       if (known) throw Errors.badRequest(message);
       throw err;

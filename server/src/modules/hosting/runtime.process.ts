@@ -32,6 +32,8 @@ export interface ProcessRuntimeOptions {
   egress?: Egress;
   /** Tests: pretend the host cannot sandbox, to check the refusal. */
   support?: SandboxSupport;
+  /** A site's process exited unexpectedly: told once per crash streak (not per restart of a crash loop). */
+  onCrash?: (spec: SiteSpec, cause: string) => void;
 }
 
 export const DEFAULT_LIMITS: Limits = { ...DEFAULT_SITE_LIMITS };
@@ -245,6 +247,8 @@ export class ProcessRuntime implements Runtime {
     // Back-off doubles per crash (0.5 s .. 30 s) and resets after a minute of healthy running.
     // Process supervision runs on real timers, so it reads real time (not the injected clock).
     if (Date.now() - proc.startedAt > 60_000) proc.restarts = 0;
+    // A process that never listened is a failed start (the deploy says so), not a crash.
+    if (proc.restarts === 0 && proc.status === 'running') this.o.onCrash?.(proc.spec, cause);
     const delay = Math.min(30_000, 500 * 2 ** proc.restarts++);
     this.appendLog(proc.spec.deploymentId, `[hostbase] ${cause}; restarting in ${delay / 1000} s\n`);
     proc.status = 'restarting';

@@ -14,7 +14,7 @@ import { PlanLimitGuard } from '../billing/plan-limits';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({
-    repo: new ProjectsRepository(deps.db),
+    repo: new ProjectsRepository(deps.db, deps.lookups),
     secrets: deps.secrets,
     clock: deps.clock,
     platformDomain: deps.config.platformDomain,

@@ -1,6 +1,8 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { isUuid } from '../../lib/ids';
+import { activityProject, transactionWithActivity } from '../activity/activity.context';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 
 export interface NewKey {
@@ -16,7 +18,11 @@ export class ProjectsRepository {
    */
   private readonly byKeyHash;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.byKeyHash = db
       .select({ project: projects })
       .from(projectKeys)
@@ -47,18 +53,30 @@ export class ProjectsRepository {
     return row;
   }
 
-  /** Project and its keys in one transaction (or a savepoint of `db`'s); undefined when the subdomain is taken. */
+  /**
+   * Project, its keys and the activity entry in one transaction (or a savepoint of `db`'s: the plan
+   * limit's); undefined when the subdomain is taken.
+   */
   async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[], db: Db = this.db): Promise<ProjectRow | undefined> {
-    return db.transaction(async (tx) => {
-      const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();
-      if (!row) return undefined;
-      await tx.insert(projectKeys).values(keys.map((k) => ({ ...k, projectId: row.id })));
-      return row;
-    });
+    return transactionWithActivity(
+      db,
+      ['createProject', 'createProjectAlias'],
+      async (tx) => {
+        const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();
+        if (!row) return undefined;
+        await tx.insert(projectKeys).values(keys.map((k) => ({ ...k, projectId: row.id })));
+        return row;
+      },
+      (row) => {
+        if (row) activityProject(row.id);
+        return row !== undefined;
+      },
+    );
   }
 
   async delete(projectId: string): Promise<void> {
-    await this.db.delete(projects).where(eq(projects.id, projectId));
+    await transactionWithActivity(this.db, ['deleteProject'], (tx) => tx.delete(projects).where(eq(projects.id, projectId)));
+    await this.lookups?.barrier();
   }
 
   async activeKey(projectId: string, kind: ProjectKeyKind): Promise<{ keyEnc: string } | undefined> {
@@ -72,13 +90,14 @@ export class ProjectsRepository {
 
   /** Revokes the active key of a kind and inserts its replacement atomically. */
   async rotateKey(projectId: string, key: NewKey, now: Date): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await transactionWithActivity(this.db, ['rotateProjectKey'], async (tx) => {
       await tx
         .update(projectKeys)
         .set({ revokedAt: now })
         .where(and(eq(projectKeys.projectId, projectId), eq(projectKeys.kind, key.kind), isNull(projectKeys.revokedAt)));
       await tx.insert(projectKeys).values({ ...key, projectId });
     });
+    await this.lookups?.barrier();
   }
 
   async projectByKeyHash(kind: ProjectKeyKind, keyHash: string): Promise<ProjectRow | undefined> {

@@ -23,7 +23,7 @@ export interface ProjectsServiceDeps {
   platformDomain: string;
   bucketDomain: string;
   /** The project each app key names, kept in memory (lib/lookup-cache.ts). */
-  lookups: Pick<LookupCache, 'get' | 'barrier'>;
+  lookups: Pick<LookupCache, 'get'>;
   /** The plan's project limit (billing/plan-limits.ts). */
   limits: PlanLimitGuard;
 }
@@ -46,6 +46,11 @@ export class ProjectsService {
   }
 
   /** The caller's project, or 404 (another account's project is indistinguishable from none). */
+  /** A project whoever owns it: for the platform's own events (a crashed site names only its project). */
+  findById(projectId: string): Promise<ProjectRow | undefined> {
+    return this.d.repo.findById(projectId);
+  }
+
   async requireOwned(ownerId: string, projectId: string): Promise<ProjectRow> {
     const project = await this.d.repo.findOwned(ownerId, projectId);
     if (!project) throw Errors.notFound('Project');
@@ -87,8 +92,6 @@ export class ProjectsService {
     if (normalizeSubdomain(confirm) !== project.subdomain) throw Errors.validation('body/confirm must equal the project\'s subdomain');
     for (const cleanup of this.cleanups) await cleanup.run(project);
     await this.d.repo.delete(project.id);
-    // Its keys stop working on this instance before the answer goes out (and on the others as they hear it).
-    await this.d.lookups.barrier();
   }
 
   async key(project: ProjectRow, kind: ProjectKeyKind): Promise<string> {
@@ -100,7 +103,6 @@ export class ProjectsService {
   async rotateKey(project: ProjectRow, kind: ProjectKeyKind): Promise<string> {
     const key = this.newKey(kind);
     await this.d.repo.rotateKey(project.id, key.row, this.d.clock.now());
-    await this.d.lookups.barrier();
     return key.plain;
   }
 

@@ -28,6 +28,7 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
     mailServersAttached: deps.config.mailServersAttached,
     onVerifiedDomainsChanged: exportKeys,
     limits: new PlanLimitGuard(deps),
+    events: deps.events,
   });
   return { service, handlers: createSmtpHandlers(service) };
 }

@@ -15,6 +15,7 @@ import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
 import type { PlanLimitGuard } from '../billing/plan-limits';
 import { mailboxCount } from '../billing/usage-counts';
+import type { AccountEvents } from '../../lib/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */
 export const DEFAULT_QUOTA_BYTES = 5 * 1024 ** 3;
@@ -34,6 +35,8 @@ export interface SmtpServiceDeps {
   onVerifiedDomainsChanged?: () => Promise<void>;
   /** The plan's mailbox limit, across the account's projects (billing/plan-limits.ts). */
   limits: PlanLimitGuard;
+  /** A verified domain whose records stopped checking out is told here (the project's errors, the owner). */
+  events?: AccountEvents;
 }
 
 export class SmtpService {
@@ -87,6 +90,12 @@ export class SmtpService {
       // Only the owner can publish this claim's own DKIM key; still, one project at most owns a name.
       if (!(await this.d.repo.markVerified(row.id, this.d.clock.now()))) throw Errors.conflict('This domain is already used by another project');
       await this.d.onVerifiedDomainsChanged?.();
+    }
+    // Told once when a verified domain's records stop checking out (the check before found them all).
+    const wasAllFound = row.dnsCheck !== null && Object.values(row.dnsCheck).every((found) => found === true);
+    if (!allFound && row.verified && wasAllFound) {
+      const missing = checks.filter((c) => !c.found).map((c) => c.key).join(', ');
+      await this.d.events?.emit({ type: 'dns_unverified', accountId: project.ownerId, projectId: project.id, domain: row.domain, message: `The DNS records of ${row.domain} stopped verifying (${missing}).` });
     }
     // A domain stays verified once it was: a later DNS outage must not stop its mail.
     if (!allFound) return { verified: row.verified, message: notVerifiedMessage(checks, row.verified), checks };

@@ -5,6 +5,7 @@ import type { HandlerMap } from '../../http/types';
 import { keyProject, ownedProject } from '../../http/auth';
 import { sendObject, wantsAttachment } from './download';
 import type { FormPart, StorageService } from './storage.service';
+import { activityNote } from '../activity/activity.context';
 
 type ShareRequest = FastifyRequest<{ Params: { segment: string; objectId: string }; Querystring: { download?: string } }>;
 
@@ -28,6 +29,7 @@ export function createStorageHandlers(storage: StorageService): HandlerMap {
   return {
     uploadObject: async (req) => {
       const row = await storage.upload(await ownedProject(req), form(req));
+      activityNote('file', row.name);
       return { message: 'saved', file: storage.view(row) };
     },
 
@@ -35,6 +37,7 @@ export function createStorageHandlers(storage: StorageService): HandlerMap {
 
     deleteObjects: async (req) => {
       const deleted = await storage.delete(await ownedProject(req), req.body.file_ids);
+      activityNote('deleted', deleted);
       return { message: 'deleted', deleted };
     },
 

@@ -129,8 +129,10 @@ export class StorageService {
   }
 
   async list(project: ProjectRow, page = 1) {
-    const { rows, total } = await this.d.repo.page(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-    const { usedBytes, filesBytes, hostingBytes, quotaBytes } = await this.quota(project.ownerId);
+    const [{ rows, total }, { usedBytes, filesBytes, hostingBytes, quotaBytes }] = await Promise.all([
+      this.d.repo.page(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+      this.quota(project.ownerId),
+    ]);
     return {
       files: rows.map((r) => this.view(r)),
       total,

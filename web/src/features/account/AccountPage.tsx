@@ -20,7 +20,7 @@ export default function AccountPage() {
             <ProfileSection account={data} />
             <PasswordSection email={data.email} name={data.name} />
             <MfaSection account={data} />
-            <NotificationsSection />
+            <NotificationsSection account={data} />
             <BillingSection plan={data.plan} />
           </div>
         )}

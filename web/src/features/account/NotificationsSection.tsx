@@ -1,38 +1,28 @@
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getAccountDetails, getGetAccountDetailsQueryKey } from '../../api/generated/accounts/accounts';
+import type { Account, NotificationPreferences } from '../../api/generated/model';
 import { Switch } from './Switch';
 
-/** A yes/no preference kept in this browser's localStorage. */
-function usePref(key: string, initial: boolean): [boolean, (v: boolean) => void] {
-  const [v, setV] = useState(() => {
-    try {
-      const s = localStorage.getItem(key);
-      return s === null ? initial : s === 'true';
-    } catch {
-      return initial;
-    }
+/** Kept on the account by the server: the same in every browser the developer signs in from. */
+export function NotificationsSection({ account }: { account: Account }) {
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (change: Partial<NotificationPreferences>) => getAccountDetails({ notifications: change }),
+    onSuccess: (acc) => queryClient.setQueryData(getGetAccountDetailsQueryKey(), acc),
+    meta: { errorToast: 'Could not save your notification settings' },
   });
-  return [
-    v,
-    (next) => {
-      setV(next);
-      try {
-        localStorage.setItem(key, String(next));
-      } catch {
-        /* storage unavailable */
-      }
-    },
-  ];
-}
-
-export function NotificationsSection() {
-  const [emailOn, setEmailOn] = usePref('pref_email_notifications', true);
-  const [pushOn, setPushOn] = usePref('pref_push_notifications', false);
+  // While a change is on its way the switch shows it; a refusal puts the saved value back.
+  const shown = { ...account.notifications, ...(save.isPending ? save.variables : {}) };
   return (
     <section className="card panel" aria-labelledby="notif-title">
       <h2 id="notif-title" className="panel-title">Notifications</h2>
-      <p className="muted">Saved on this device.</p>
-      <Switch label="Email notifications" description="Deployments, quota warnings and security alerts." checked={emailOn} onChange={setEmailOn} />
-      <Switch label="Push notifications" description="Alerts in this browser." checked={pushOn} onChange={setPushOn} />
+      <Switch
+        label="Email notifications"
+        description="Failed deploys, plan limits at 80 % and 100 %, and two-factor authentication turned off."
+        checked={shown.email}
+        onChange={(email) => save.mutate({ email })}
+      />
+      <Switch label="Push notifications" description="Alerts in this browser." checked={shown.push} onChange={(push) => save.mutate({ push })} />
     </section>
   );
 }

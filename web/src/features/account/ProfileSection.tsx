@@ -11,20 +11,28 @@ import { formatDate } from '../../lib/format';
 
 export function ProfileSection({ account }: { account: Account }) {
   const [name, setName] = useState(account.name);
+  const [email, setEmail] = useState(account.email);
   const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const toast = useToast();
+  const nameChanged = name.trim() !== account.name;
+  const emailChanged = email.trim().toLowerCase() !== account.email.toLowerCase();
   const save = useMutation({
-    mutationFn: (newName: string) => getAccountDetails({ name: newName }),
+    mutationFn: () => getAccountDetails({ ...(nameChanged ? { name: name.trim() } : {}), ...(emailChanged ? { email: email.trim() } : {}) }),
     onSuccess: (acc) => {
       queryClient.setQueryData(getGetAccountDetailsQueryKey(), acc);
-      toast.success('Profile updated');
+      if (emailChanged) {
+        // The address counts once its link is opened: the field shows the current one until then.
+        setEmail(acc.email);
+        toast.success('Check your new inbox', `We sent a confirmation link to ${acc.pending_email ?? email.trim()}.`);
+      } else toast.success('Profile updated');
     },
     onError: (err) => setError(errorMessage(err)),
     meta: { errorToast: false },
   });
   const resend = useSendEmailVerification({ mutation: { meta: { errorToast: 'Could not send the verification email' } } });
   useEffect(() => setName(account.name), [account.name]);
+  useEffect(() => setEmail(account.email), [account.email]);
 
   return (
     <section className="card panel" aria-labelledby="profile-title">
@@ -34,11 +42,25 @@ export function ProfileSection({ account }: { account: Account }) {
         onSubmit={(e) => {
           e.preventDefault();
           setError(null);
-          if (name.trim()) save.mutate(name.trim());
+          if (name.trim() && email.trim()) save.mutate();
         }}
       >
         <TextField label="Name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
-        <TextField label="Email" type="email" value={account.email} readOnly hint={`Member since ${formatDate(account.created_at)}`} />
+        <TextField
+          label="Email"
+          type="email"
+          required
+          maxLength={254}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoComplete="email"
+          hint={`Member since ${formatDate(account.created_at)}. A new address is used once you open the link we mail to it.`}
+        />
+        {account.pending_email && (
+          <p className="muted" role="status">
+            Waiting for confirmation: we sent a link to <strong>{account.pending_email}</strong>. Your account keeps {account.email} until it is opened.
+          </p>
+        )}
         <div className="inline-flex">
           {account.email_verified ? (
             <Pill tone="green">email verified</Pill>
@@ -58,7 +80,7 @@ export function ProfileSection({ account }: { account: Account }) {
         </div>
         <FormError message={error} />
         <div>
-          <button type="submit" className="btn btn-primary" disabled={save.isPending || !name.trim() || name.trim() === account.name}>
+          <button type="submit" className="btn btn-primary" disabled={save.isPending || !name.trim() || !email.trim() || (!nameChanged && !emailChanged)}>
             {save.isPending ? 'Saving...' : 'Save changes'}
           </button>
         </div>

@@ -8,6 +8,7 @@ import { AuthCard } from './AuthLayout';
 import { AuthNotice } from './AuthNotice';
 
 const INVALID = 'This verification link is invalid or has expired.';
+const TAKEN = 'An account with this email already exists.';
 
 export default function VerifyEmail() {
   usePageTitle('Verify email');
@@ -16,7 +17,7 @@ export default function VerifyEmail() {
   const token = params.get('token');
   const linkError = params.get('error');
   const [error, setError] = useState<string | null>(
-    linkError ? INVALID : token ? null : 'This verification link is incomplete.',
+    linkError === 'taken' ? TAKEN : linkError ? INVALID : token ? null : 'This verification link is incomplete.',
   );
   const started = useRef(false);
 

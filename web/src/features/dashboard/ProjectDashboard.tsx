@@ -1,4 +1,4 @@
-// A project's overview from real calls: files, users and site.
+// A project's overview from real calls: files, users, site, its activity and its errors.
 import { Link } from 'react-router-dom';
 import { useListObjects } from '../../api/generated/storage/storage';
 import { useListAuthUsers } from '../../api/generated/auth-users/auth-users';
@@ -9,6 +9,7 @@ import { StorageUsage } from '../storage/StorageUsage';
 import { formatDate, formatSize } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
+import { ProjectActivityPanel, ProjectErrorsPanel } from '../activity/ProjectPanels';
 
 function Stat({ icon, label, value, to, loading, failed }: { icon: IconName; label: string; value: string; to: string; loading: boolean; failed: boolean }) {
   return (
@@ -63,6 +64,8 @@ export default function ProjectDashboard() {
           <StorageUsage usage={files.data} label="Used" />
         </section>
       ) : null}
+      <ProjectErrorsPanel projectId={projectId} />
+      <ProjectActivityPanel projectId={projectId} />
       <section className="card panel">
         <h2 className="panel-title">Project</h2>
         <dl className="settings-list">

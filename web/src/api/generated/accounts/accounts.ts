@@ -932,7 +932,7 @@ export const confirmEmail = async (confirmEmailBody: ConfirmEmailBody, options?:
 
 
 
-export const getConfirmEmailMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+export const getConfirmEmailMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext> => {
 
@@ -959,9 +959,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConfirmEmailMutationResult = NonNullable<Awaited<ReturnType<typeof confirmEmail>>>
     export type ConfirmEmailMutationBody = ConfirmEmailBody
-    export type ConfirmEmailMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+    export type ConfirmEmailMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    export const useConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof confirmEmail>>,
@@ -1163,7 +1163,7 @@ export const getGetAccountDetailsQueryKey = (getAccountDetailsBody?: GetAccountD
     }
 
     
-export const getGetAccountDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAccountDetailsQueryOptions = <TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse>(getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1182,10 +1182,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAccountDetailsQueryResult = NonNullable<Awaited<ReturnType<typeof getAccountDetails>>>
-export type GetAccountDetailsQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+export type GetAccountDetailsQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
 
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse>(
  getAccountDetailsBody: undefined |  GetAccountDetailsBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAccountDetails>>,
@@ -1195,7 +1195,7 @@ export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccoun
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAccountDetails>>,
@@ -1205,12 +1205,12 @@ export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccoun
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
+export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

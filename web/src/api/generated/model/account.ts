@@ -4,6 +4,7 @@
  * Hostbase platform API 0.1.0
  */
 import type { AccountPlan } from './accountPlan';
+import type { NotificationPreferences } from './notificationPreferences';
 
 export interface Account {
   id: string;
@@ -13,4 +14,7 @@ export interface Account {
   mfa_enabled: boolean;
   plan: AccountPlan;
   created_at: string;
+  notifications: NotificationPreferences;
+  /** A new address waiting for its confirmation link to be opened; until then `email` stays the account's address. */
+  pending_email?: string;
 }

@@ -4,8 +4,14 @@
  * Hostbase platform API 0.1.0
  */
 import type { Name } from './name';
+import type { Email } from './email';
+import type { GetAccountDetailsBodyNotifications } from './getAccountDetailsBodyNotifications';
 
 export type GetAccountDetailsBody = {
   /** When given, the profile name is updated. */
   name?: Name;
+  /** When given and not the current address, a confirmation link is mailed to it; the address becomes the account's only when the link is opened (see `pending_email`). */
+  email?: Email;
+  /** The preferences to change; the others stay as they are. */
+  notifications?: GetAccountDetailsBodyNotifications;
 };

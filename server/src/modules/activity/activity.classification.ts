@@ -1,0 +1,157 @@
+// Every operation of the contract, classified once: a change a developer makes (logged, with its
+// summary), a read (logged nowhere; this API lists with POST too), or a call that is not the
+// account's activity (made with a project's key by an app and its end users, or by someone who
+// proved nothing about the account). Typed by OperationId, and activity.classification.test.ts
+// checks openapi.yaml: a new operation must be placed here before it builds.
+import type { OperationId } from '../../generated/operations';
+import type { AccountRow } from '../accounts/accounts.tables';
+import type { ProjectRow } from '../projects/projects.tables';
+import type { ActivityNotes } from './activity.context';
+
+/** What a summary may read: the call as validated, and the project it named (when owned). */
+export interface ActivityCall {
+  body: Record<string, unknown>;
+  params: Record<string, unknown>;
+  account?: AccountRow;
+  project?: ProjectRow;
+  notes: ActivityNotes;
+}
+
+/** A readable summary; null when the call turned out to change nothing. */
+export type Summary = (call: ActivityCall) => string | null;
+
+export type Classification = { kind: 'changes'; summary: Summary } | { kind: 'reads' } | { kind: 'not-account-activity'; why: string };
+
+const changes = (summary: Summary | string): Classification => ({ kind: 'changes', summary: typeof summary === 'string' ? () => summary : summary });
+const reads: Classification = { kind: 'reads' };
+const appSide: Classification = { kind: 'not-account-activity', why: "made with a project's key, by an app or its end users" };
+const anonymous: Classification = { kind: 'not-account-activity', why: 'anyone may send it; nobody proved to be the account' };
+
+/** A caller's text in a summary: one line, not too long. */
+function text(value: unknown, max = 80): string {
+  const s = String(value ?? '').replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const projectName = (c: ActivityCall) => (c.project ? `"${text(c.project.name)}" (${c.project.subdomain})` : 'a project');
+const table = (c: ActivityCall) => `"${text(c.params.table ?? c.body.table ?? c.body.name, 63)}"`;
+const columnName = (column: unknown) => text(typeof column === 'object' && column !== null ? (column as { name?: unknown }).name : column, 63);
+const user = (c: ActivityCall) => text(c.body.email ?? c.body.user_id);
+
+function mfaSummary(c: ActivityCall): string {
+  const action = c.body.action ?? (c.account?.mfaEnabled ? 'disable' : c.body.mfa_code ? 'enable' : 'enroll');
+  if (action === 'enroll') return 'Started setting up two-factor authentication';
+  return action === 'enable' ? 'Turned on two-factor authentication' : 'Turned off two-factor authentication';
+}
+
+export const operationActivity: Record<OperationId, Classification> = {
+  getHealth: reads,
+
+  // The account's own sign-in related actions: the public ones name their account on success
+  // (activityActor in accounts.service.ts); a login answered "mfa" is not a sign-in yet.
+  registerAccount: changes('Created the account'),
+  loginAccount: changes('Signed in'),
+  verifyMfaCode: changes('Signed in with a two-factor code'),
+  verifyMfaCodeAlias: changes('Signed in with a two-factor code'),
+  resetPassword: changes('Reset the password with an emailed link'),
+  confirmEmail: changes('Verified the email address'),
+  confirmEmailLink: changes('Verified the email address'),
+  toggleMfa: changes(mfaSummary),
+  changePassword: changes('Changed the password'),
+  sendEmailVerification: changes('Asked for an email verification link'),
+  getAccountDetails: changes((c) => (c.body.name === undefined ? null : `Changed the profile name to "${text(c.body.name)}"`)),
+  forgotPassword: anonymous,
+  forgotPasswordAlias: anonymous,
+  verifyToken: reads,
+  verifyTokenAlias: reads,
+  getEmailVerified: reads,
+  getDeveloper: reads,
+
+  createOrder: changes((c) => `Started a payment for the ${text(c.body.plan)} plan`),
+  startPayment: changes((c) => `Started a payment for the ${text(c.body.plan)} plan`),
+  verifyPayment: changes('Completed a payment'),
+  completeTestPayment: changes('Completed a test payment'),
+  razorpayWebhook: { kind: 'not-account-activity', why: 'sent by Razorpay, signed with the webhook secret: no account makes it' },
+  listPlans: reads,
+  getBilling: reads,
+
+  listProjects: reads,
+  getAccountUsage: reads,
+  getProjectUsage: reads,
+  checkSubdomain: reads,
+  createProject: changes((c) => `Created project "${text(c.body.projectName)}" (${text(c.body.subdomain)})`),
+  createProjectAlias: changes((c) => `Created project "${text(c.body.projectName)}" (${text(c.body.subdomain)})`),
+  getProjectDetails: reads,
+  deleteProject: changes((c) => `Deleted project ${projectName(c)}`),
+  getBucketDetails: reads,
+  getAuthenticationDetails: reads,
+  rotateProjectKey: changes((c) => `Rotated the ${c.body.key === 'bucket' ? 'bucket' : 'authentication'} key`),
+
+  listAccountActivity: reads,
+  listProjectActivity: reads,
+  listProjectErrors: reads,
+
+  uploadObject: changes((c) => (c.notes.file !== undefined ? `Uploaded file "${text(c.notes.file)}"` : 'Uploaded a file')),
+  listObjects: reads,
+  deleteObjects: changes((c) => `Deleted ${plural(Number(c.notes.deleted ?? (c.body.file_ids as unknown[] | undefined)?.length ?? 0), 'file')}`),
+  downloadObject: reads,
+  bucketListObjects: appSide,
+  bucketUploadObject: appSide,
+  bucketDownloadObject: appSide,
+  bucketDeleteObject: appSide,
+
+  listAuthUsers: reads,
+  addAuthUser: changes((c) => `Added user ${user(c)}`),
+  deleteAuthUser: changes((c) => `Deleted user ${user(c)}`),
+  resetAuthUserPassword: changes((c) => `Sent a password reset mail to user ${user(c)}`),
+  updateAuthSettings: changes((c) =>
+    ['allowed_origins', 'site_url', 'block_common_passwords'].some((k) => c.body[k] !== undefined) ? 'Changed the authentication settings' : null,
+  ),
+  endUserSignUp: appSide,
+  endUserSignIn: appSide,
+  endUserRefresh: appSide,
+  endUserSignOut: appSide,
+  endUserGetCurrent: appSide,
+  endUserRequestPasswordReset: appSide,
+  endUserResetPassword: appSide,
+  endUserSendVerification: appSide,
+  endUserConfirmEmail: appSide,
+
+  uploadSiteZip: changes((c) => (c.notes.type !== undefined ? `Deployed a ${text(c.notes.type, 20)} site` : 'Deployed a site')),
+  activateDeployment: changes('Made an earlier deployment live'),
+  getContainerStats: reads,
+  listDeployments: reads,
+  getDeploymentLogs: reads,
+  getSiteTraffic: reads,
+  listSites: reads,
+
+  addSmtpDomain: changes((c) => `Added mail domain ${text(c.body.domain)}`),
+  verifySmtpDomain: changes((c) => `Checked the DNS of mail domain ${text(c.body.domain)}`),
+  removeSmtpDomain: changes((c) => `Removed mail domain ${text(c.body.domain)}`),
+  addSmtpAccount: changes((c) => `Added mailbox ${text(c.body.email)}@${text(c.body.domain)}`),
+  removeSmtpAccount: changes((c) => `Removed mailbox ${text(c.body.email)}`),
+  changeSmtpAccountPassword: changes((c) => `Changed the password of mailbox ${text(c.body.email)}`),
+  getSmtpDomainDetails: reads,
+  listSmtpAccounts: reads,
+
+  listDbTables: reads,
+  createDbTable: changes((c) => `Created table ${table(c)}`),
+  dropDbTable: changes((c) => `Dropped table ${table(c)}`),
+  addDbColumn: changes((c) => `Added column "${columnName(c.body.column)}" to ${table(c)}`),
+  renameDbColumn: changes((c) => `Renamed column "${columnName(c.body.column)}" of ${table(c)} to "${text(c.body.new_name, 63)}"`),
+  dropDbColumn: changes((c) => `Dropped column "${columnName(c.body.column)}" of ${table(c)}`),
+  setDbTableAccess: changes((c) => `Changed who may use ${table(c)}`),
+  // The SQL box runs anything, a SELECT or a DROP: counted as a change. The text is not kept.
+  runDbSql: changes('Ran SQL in the console'),
+  consoleSelectDbRows: reads,
+  consoleInsertDbRows: changes((c) => `Inserted ${plural((c.body.rows as unknown[] | undefined)?.length ?? 0, 'row')} into ${table(c)}`),
+  consoleUpdateDbRows: changes((c) => `Updated rows of ${table(c)}`),
+  consoleDeleteDbRows: changes((c) => `Deleted rows from ${table(c)}`),
+  selectDbRows: appSide,
+  insertDbRows: appSide,
+  updateDbRows: appSide,
+  deleteDbRows: appSide,
+  subscribeDbChanges: appSide,
+
+  submitContactMessage: anonymous,
+};

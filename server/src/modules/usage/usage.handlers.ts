@@ -1,0 +1,18 @@
+// The usage operations of openapi.yaml: the caller's projects together, or one of them.
+import { currentAccount, ownedProject } from '../../http/auth';
+import type { HandlerMap } from '../../http/types';
+import type { UsageService } from './usage.service';
+
+export function createUsageHandlers(service: UsageService): HandlerMap {
+  return {
+    getAccountUsage: async (req) => {
+      const account = currentAccount(req);
+      return service.report({ accountId: account.id }, account.plan, req.body?.range);
+    },
+
+    getProjectUsage: async (req) => {
+      const project = await ownedProject(req);
+      return service.report({ projectId: project.id }, currentAccount(req).plan, req.body?.range);
+    },
+  };
+}

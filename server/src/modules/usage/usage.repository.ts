@@ -1,0 +1,146 @@
+// The usage records' queries: the request counts' additive upsert, the sign-ins' daily rows, and
+// the reads of the dashboards, for one project or every project of an account. The current sizes
+// (files, deployments, databases) and the sites' bandwidth are read where they already live.
+import type { Database } from '../../db/client';
+import { schemasBytes } from '../database/database-size';
+
+export interface RequestDelta {
+  projectId: string;
+  /** Set when the project was named by a console call's URL: counted only if this account owns it. */
+  ownerId?: string;
+  minute: Date;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+/** Whose usage: one project, or every project of an account. */
+export type UsageScope = { projectId: string } | { accountId: string };
+
+export type Bucket = 'hour' | 'day';
+
+export interface RequestBucket {
+  start: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+// Both shapes take the scope's id as $1.
+function scoped(scope: UsageScope): { where: string; id: string } {
+  return 'projectId' in scope
+    ? { where: 'project_id = $1', id: scope.projectId }
+    : { where: 'project_id IN (SELECT id FROM projects WHERE owner_id = $1)', id: scope.accountId };
+}
+
+// Grouped (one row per key, as ON CONFLICT requires) and ordered (two instances flushing the same
+// keys lock them in one order: no deadlock). The join drops counts of a project deleted since, and
+// of a console call that named a project its caller does not own.
+const ADD_REQUESTS = `
+INSERT INTO usage_requests AS u (project_id, minute, s2xx, s3xx, s4xx, s5xx)
+SELECT d.project_id, d.minute, sum(d.s2), sum(d.s3), sum(d.s4), sum(d.s5)
+  FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+         AS d(project_id, owner_id, minute, s2, s3, s4, s5)
+  JOIN projects p ON p.id = d.project_id AND (d.owner_id = '' OR p.owner_id::text = d.owner_id)
+ GROUP BY d.project_id, d.minute
+ ORDER BY d.project_id, d.minute
+ON CONFLICT (project_id, minute) DO UPDATE
+   SET s2xx = u.s2xx + EXCLUDED.s2xx, s3xx = u.s3xx + EXCLUDED.s3xx,
+       s4xx = u.s4xx + EXCLUDED.s4xx, s5xx = u.s5xx + EXCLUDED.s5xx`;
+
+export class UsageRepository {
+  constructor(private readonly database: Database) {}
+
+  async addRequests(deltas: RequestDelta[]): Promise<void> {
+    if (!deltas.length) return;
+    await this.database.query(ADD_REQUESTS, [
+      deltas.map((d) => d.projectId),
+      deltas.map((d) => d.ownerId ?? ''),
+      deltas.map((d) => d.minute.toISOString()),
+      deltas.map((d) => d.s2xx),
+      deltas.map((d) => d.s3xx),
+      deltas.map((d) => d.s4xx),
+      deltas.map((d) => d.s5xx),
+    ]);
+  }
+
+  /** One row per project, user and day; a second sign-in that day adds nothing. */
+  async addSignIn(projectId: string, userId: string, day: string): Promise<void> {
+    await this.database.query(
+      'INSERT INTO usage_active_users (project_id, day, user_id) VALUES ($1, $2::date, $3) ON CONFLICT DO NOTHING',
+      [projectId, day, userId],
+    );
+  }
+
+  async requestsByBucket(scope: UsageScope, bucket: Bucket, since: Date): Promise<RequestBucket[]> {
+    const s = scoped(scope);
+    const rows = await this.database.query<{ t: number; s2: number; s3: number; s4: number; s5: number }>(
+      `SELECT (extract(epoch FROM date_trunc($2, minute, 'UTC')) * 1000)::float8 AS t,
+              sum(s2xx)::float8 AS s2, sum(s3xx)::float8 AS s3, sum(s4xx)::float8 AS s4, sum(s5xx)::float8 AS s5
+         FROM usage_requests WHERE ${s.where} AND minute >= $3 GROUP BY 1`,
+      [s.id, bucket, since.toISOString()],
+    );
+    return rows.map((r) => ({ start: Number(r.t), s2xx: Number(r.s2), s3xx: Number(r.s3), s4xx: Number(r.s4), s5xx: Number(r.s5) }));
+  }
+
+  /** The hosted sites' bytes in and out (hosting/traffic.ts counts them per hour). */
+  async bandwidthByBucket(scope: UsageScope, bucket: Bucket, since: Date): Promise<{ start: number; bytes: number }[]> {
+    const s = scoped(scope);
+    const rows = await this.database.query<{ t: number; bytes: number }>(
+      `SELECT (extract(epoch FROM date_trunc($2, hour, 'UTC')) * 1000)::float8 AS t, sum(bytes_in + bytes_out)::float8 AS bytes
+         FROM site_traffic WHERE ${s.where} AND hour >= $3 GROUP BY 1`,
+      [s.id, bucket, since.toISOString()],
+    );
+    return rows.map((r) => ({ start: Number(r.t), bytes: Number(r.bytes) }));
+  }
+
+  /** Distinct end users who signed in, per UTC day from `sinceDay` (YYYY-MM-DD). */
+  async activeUsersByDay(scope: UsageScope, sinceDay: string): Promise<{ day: string; users: number }[]> {
+    const s = scoped(scope);
+    const rows = await this.database.query<{ day: string; users: number }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*)::float8 AS users
+         FROM usage_active_users WHERE ${s.where} AND day >= $2::date GROUP BY day`,
+      [s.id, sinceDay],
+    );
+    return rows.map((r) => ({ day: r.day, users: Number(r.users) }));
+  }
+
+  /** Distinct end users who signed in from `sinceDay` (an end user belongs to one project). */
+  async activeUsersSince(scope: UsageScope, sinceDay: string): Promise<number> {
+    const s = scoped(scope);
+    const [row] = await this.database.query<{ n: number }>(
+      `SELECT count(DISTINCT user_id)::float8 AS n FROM usage_active_users WHERE ${s.where} AND day >= $2::date`,
+      [s.id, sinceDay],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async requestsSince(scope: UsageScope, since: Date): Promise<number> {
+    const s = scoped(scope);
+    const [row] = await this.database.query<{ n: number }>(
+      `SELECT coalesce(sum(s2xx + s3xx + s4xx + s5xx), 0)::float8 AS n FROM usage_requests WHERE ${s.where} AND minute >= $2`,
+      [s.id, since.toISOString()],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** Stored files and site deployments: what the storage quota counts (storage/quota.ts). */
+  async storageBytes(scope: UsageScope): Promise<number> {
+    const s = scoped(scope);
+    const [row] = await this.database.query<{ n: number }>(
+      `SELECT ((SELECT coalesce(sum(object_size), 0) FROM storage_objects WHERE ${s.where})
+             + (SELECT coalesce(sum(stored_bytes), 0) FROM site_deployments WHERE ${s.where}))::float8 AS n`,
+      [s.id],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** The size on disk of the scope's project databases (those created so far). */
+  async databaseBytes(scope: UsageScope): Promise<number> {
+    const s = scoped(scope);
+    const rows = await this.database.query<{ schema_name: string }>(`SELECT schema_name FROM project_databases WHERE ${s.where}`, [s.id]);
+    return rows.length ? schemasBytes(this.database, rows.map((r) => r.schema_name)) : 0;
+  }
+}
