@@ -14,6 +14,7 @@ import { operations } from '../server/src/generated/operations';
 import { MAX_PATH_PARAM_LENGTH, loadSpec } from '../server/src/http/contract';
 import { normalizeSubdomain, subdomainProblem } from '../server/src/modules/projects/subdomain';
 import { buildTestApp, type TestApp } from './helpers/app';
+import { onPlan } from './helpers/factories';
 
 jest.setTimeout(120_000);
 
@@ -176,6 +177,8 @@ beforeAll(async () => {
   const reg = await json('/register', { name: 'Walker', email: `walker-${Date.now()}@example.com`, password: 'walk-the-contract' });
   expect(reg.status).toBe(200);
   creds.bearerAuth = { authorization: `Bearer ${reg.json().token}` };
+  // The walker makes more projects than Hobby's 3 (the subdomain edges below): plan limits are test/billing's.
+  await onPlan(t, { id: (await json('/account-details', {}, creds.bearerAuth)).json().id as string }, 'enterprise');
   const created = await json('/create-project', { projectName: 'Walk', subdomain: `walk-${Date.now()}` }, creds.bearerAuth);
   projectId = created.json().project.id;
   creds.bucketKey = { 'x-api-key': (await json(`/project/${projectId}/bucket-details`, {}, creds.bearerAuth)).json().api_key };

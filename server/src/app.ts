@@ -37,6 +37,7 @@ import { databasePlugin } from './modules/database/database.module';
 import { notificationsPlugin } from './modules/notifications/notifications.module';
 import { usagePlugin } from './modules/usage/usage.module';
 import { activityPlugin } from './modules/activity/activity.module';
+import { billingPlugin } from './modules/billing/billing.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(activityPlugin);
   await app.register(contactPlugin);
   await app.register(notificationsPlugin);
+  await app.register(billingPlugin);
   await app.register(systemPlugin);
   await app.register(contractPlugin);
   await app.register(docsPlugin, { config });

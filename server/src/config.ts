@@ -67,6 +67,11 @@ export interface Config {
   mailProjectSmtpUrl?: string;
   /** The platform runs on PostgreSQL and talks to the mail servers (MAIL_DKIM_DIR or MAIL_PROJECT_SMTP_URL set). */
   mailServersAttached: boolean;
+  /**
+   * Razorpay (RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET, RAZORPAY_API_URL):
+   * plan payments in INR. Absent (no key id and secret): the test provider, where no money moves.
+   */
+  razorpay?: { keyId: string; keySecret: string; webhookSecret?: string; apiUrl: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -153,6 +158,16 @@ function dnsServers(raw: string | undefined): string[] | undefined {
   });
 }
 
+function razorpay(env: Env): Config['razorpay'] {
+  const keyId = env.RAZORPAY_KEY_ID || '';
+  const keySecret = env.RAZORPAY_KEY_SECRET || '';
+  if (!keyId && !keySecret) return undefined;
+  if (!keyId || !keySecret) throw new Error('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET go together: set both (Razorpay) or neither (test payments)');
+  const apiUrl = (env.RAZORPAY_API_URL || 'https://api.razorpay.com').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(apiUrl)) throw new Error(`RAZORPAY_API_URL must be an http(s) URL, got "${env.RAZORPAY_API_URL}"`);
+  return { keyId, keySecret, webhookSecret: env.RAZORPAY_WEBHOOK_SECRET || undefined, apiUrl };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -213,5 +228,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailDkimPidFile: env.MAIL_DKIM_PID_FILE || undefined,
     mailProjectSmtpUrl: env.MAIL_PROJECT_SMTP_URL || undefined,
     mailServersAttached: !!env.DATABASE_URL && !!(env.MAIL_DKIM_DIR || env.MAIL_PROJECT_SMTP_URL),
+    razorpay: razorpay(env),
   };
 }

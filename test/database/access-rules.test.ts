@@ -2,7 +2,7 @@
 // through the apps' data API with two end users of the same project. Nothing in JavaScript decides
 // who sees which row: these tests only go through the API.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, signUpEndUser, type Developer, type EndUser, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, signUpEndUser, type Developer, type EndUser, type Project, onPlan } from '../helpers/factories';
 import { ipSequence } from '../helpers/inject';
 import { allRows, appRows, consoleRows, makeTable, setAccess, type RowsVerb } from './tables';
 import type { DbAccess } from '../../server/src/modules/database/database.tables';
@@ -13,6 +13,7 @@ const ip = ipSequence(71);
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 

@@ -5,7 +5,7 @@ import { buildApp } from '../../server/src/app';
 import { CHANGES_LIMITS } from '../../server/src/modules/database/changes';
 import type { DatabaseContext } from '../../server/src/modules/database/database.context';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project, onPlan } from '../helpers/factories';
 import { asApp, asOwner, baseUrl, makeTable, setAccess, settle, subscribe, type SseStream } from './changes-helpers';
 
 jest.setTimeout(30_000);
@@ -19,6 +19,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   ctx = t.app.projectDatabase;
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
   base = await baseUrl(t.app);
 });
 afterEach(() => {

@@ -2,7 +2,7 @@
 // order, pages, count), insert (one or many, defaults, all or nothing), update and delete by
 // filter, every bad input a 400 that names it, and PostgreSQL's refusals as 400/409.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project, onPlan } from '../helpers/factories';
 import { allRows, appRows, consoleRows, makeTable } from './tables';
 
 let t: TestApp;
@@ -10,6 +10,7 @@ let dev: Developer;
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 

@@ -2,7 +2,7 @@
 // the platform's record; primary key columns and the owner rule's owner_id protected; the row
 // trigger follows a renamed primary key; hostile names refused.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, type Developer, type Project, onPlan } from '../helpers/factories';
 import { testDriver } from '../helpers/test-db';
 
 let t: TestApp;
@@ -10,6 +10,7 @@ let dev: Developer;
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 

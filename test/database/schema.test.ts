@@ -3,17 +3,21 @@
 // transaction (a refused create leaves neither), hostile names refused or stored exactly, foreign
 // keys only within the project, and another account's token answered 404.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, type Developer, type Project, onPlan } from '../helpers/factories';
 
 let t: TestApp;
 let dev: Developer;
+/** On Hobby: the tests of the database against the plan. */
+let hobby: Developer;
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
+  hobby = await registerDeveloper(t, { ip: '10.9.8.5' });
 });
 afterAll(() => t.close());
 
-const db = (project: Project, op: string, body: unknown, token = dev.token) => t.post(`/project/${project.id}/database/${op}`, body, token);
+const db = (project: Project, op: string, body: unknown, token = project.dev.token) => t.post(`/project/${project.id}/database/${op}`, body, token);
 const create = (project: Project, body: unknown) => db(project, 'create_table', body);
 const list = async (project: Project) => {
   const res = await db(project, 'tables', {});
@@ -223,7 +227,7 @@ describe('create_table', () => {
 
 describe('list', () => {
   test('every table with its rows, size, last change and rule; the database against the plan', async () => {
-    const project = await createProject(t, dev);
+    const project = await createProject(t, hobby);
     expect(await list(project)).toMatchObject({ tables: [], size_bytes: 0, limit_bytes: 1024 ** 3 });
     await create(project, { name: 'b', columns: [{ name: 'v', type: 'text' }] });
     await create(project, { name: 'a', access: 'signed_in', columns: [{ name: 'v', type: 'text' }] });
@@ -259,7 +263,7 @@ describe('list', () => {
   });
 
   test("tables named like the platform's are the project's own", async () => {
-    const project = await createProject(t, dev);
+    const project = await createProject(t, hobby);
     for (const name of ['accounts', 'projects', 'project_db_tables', 'project_databases'])
       expect((await create(project, { name, columns: [{ name: 'v', type: 'text' }] })).statusCode).toBe(200);
     await db(project, 'set_access', { table: 'project_db_tables', access: 'read' });

@@ -2,7 +2,7 @@
 // at or over the limit, inserts and updates are a 413 naming it, while reads and deletes still work.
 // The limit itself is replaced by a small one here (writing a real gigabyte is no test).
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, onPlan, registerDeveloper, type Developer, type Project } from '../helpers/factories';
 import { planLimits } from '../../server/src/lib/plans';
 import { databaseSizeLimit, type DatabaseSizeLimit } from '../../server/src/modules/database/size-limit';
 import { databaseUsage } from '../../server/src/modules/database/database-size';
@@ -14,6 +14,7 @@ let limit: DatabaseSizeLimit;
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'pro'); // more projects than Hobby's 3; the limit under test is replaced below anyway
   limit = databaseSizeLimit(t.app.projectDatabase);
 });
 beforeEach(() => {
@@ -57,7 +58,7 @@ test('at the limit: inserts and updates are 413 naming it, nothing written; read
   const p = await projectWithRows();
   const { usedBytes } = await limit.usage(dev.id);
   limit.limitFor = () => usedBytes;
-  const message = /^Database size limit reached: the Hobby plan allows [\d.]+ (KiB|MiB) \(this account uses [\d.]+ (KiB|MiB)\)/;
+  const message = /^Database size limit reached: the Pro plan allows [\d.]+ (KiB|MiB) \(this account uses [\d.]+ (KiB|MiB)\)/;
 
   const inserted = await consoleRows(t, p, 'items', 'insert', { rows: [{ body: 'one more' }] }, dev.token);
   expect({ status: inserted.statusCode, message: inserted.json().message }).toEqual({ status: 413, message: expect.stringMatching(message) });

@@ -4,7 +4,7 @@
 // arrays in column order, JSON-safe, at most 1,000 rows. PGlite can't cancel a statement, so there
 // the box answers 503 (and the PostgreSQL-only tests skip).
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, type Developer, type Project, onPlan } from '../helpers/factories';
 import { testDriver } from '../helpers/test-db';
 import { isQuery, jsonSafe, withoutTrailingSemicolons } from '../../server/src/modules/database/sql-box';
 
@@ -13,6 +13,7 @@ let dev: Developer;
 beforeAll(async () => {
   t = await buildTestApp();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 

@@ -2,7 +2,7 @@
 // sessions can't reach the platform's tables or another project's, and can't leave their role
 // (set_config is revoked; a query that tries is refused, whatever function it goes through).
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, type Developer } from '../helpers/factories';
+import { createProject, onPlan, registerDeveloper, type Developer } from '../helpers/factories';
 import { testDriver as t_driver } from '../helpers/test-db';
 import type { DatabaseContext } from '../../server/src/modules/database/database.context';
 
@@ -13,6 +13,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   ctx = t.app.projectDatabase;
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 // One developer, a project per test (sign-ups are throttled per client address).
 const developerWithProject = async () => ({ dev, project: await createProject(t, dev) });

@@ -43,6 +43,17 @@ export async function registerDeveloper(t: Pick<TestApp, 'app'>, overrides: Part
   return { id: me.json().id, name, email, password, token, deviceToken: res.json().device_token };
 }
 
+/**
+ * Puts a developer on a plan straight in the database. For test files about something other than
+ * plan limits whose one developer makes more projects than Hobby allows (3); the limits themselves
+ * are tested through the payment flow (test/billing).
+ */
+export async function onPlan(t: Pick<TestApp, 'database' | 'app'>, dev: Pick<Developer, 'id'>, plan: 'hobby' | 'pro' | 'enterprise'): Promise<void> {
+  await t.database.query('UPDATE accounts SET plan = $1 WHERE id = $2', [plan, dev.id]);
+  // A write from outside the platform: wait until every instance heard of it (lib/lookup-cache.ts).
+  await t.app.deps.lookups.barrier();
+}
+
 /** Alias: an account is a developer. */
 export const createAccount = registerDeveloper;
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from './site-helpers';
 import { makeZip } from './zips';
+import { onPlan } from '../helpers/factories';
 
 const has = (cmd: string) => {
   try {
@@ -50,6 +51,7 @@ let p: SiteProject;
 beforeAll(async () => {
   t = await buildTestApp();
   p = await createSiteProject(t);
+  await onPlan(t, p.dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 }, 30_000);
 afterAll(() => t.close(), 30_000);
 

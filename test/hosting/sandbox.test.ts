@@ -10,6 +10,7 @@ import path from 'node:path';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from './site-helpers';
 import { makeZip } from './zips';
+import { onPlan } from '../helpers/factories';
 import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
 
 const sandbox = probeSandbox();
@@ -166,6 +167,7 @@ describeSandboxed('a hostile site cannot reach the platform or other tenants', (
     platform = t.app.server.address() as net.AddressInfo;
     // Another tenant's live Node site: its files and its socket are targets too.
     victim = await createSiteProject(t);
+    await onPlan(t, victim.dev, 'enterprise'); // its developer makes more projects than Hobby's 3: this file is not about plan limits
     const v = await deploy(t, victim, makeZip([{ name: 'server.js', data: `require('http').createServer((q, r) => r.end('victim')).listen(process.env.PORT)` }]), 'Node');
     expect(v.statusCode).toBe(200);
     const victimDeployment = v.json().deployment.id as string;

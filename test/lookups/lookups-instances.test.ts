@@ -6,7 +6,7 @@ import { buildApp } from '../../server/src/app';
 import { openDatabase, type Database } from '../../server/src/db/client';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { testDriver, urlWithDatabase } from '../helpers/test-db';
-import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project, onPlan } from '../helpers/factories';
 
 jest.setTimeout(30_000);
 
@@ -26,6 +26,7 @@ beforeAll(async () => {
   b = await buildApp({ ...t.config, webDir: undefined }, { database, logger: false });
   await b.ready();
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(async () => {
   await b.close();

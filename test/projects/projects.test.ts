@@ -1,7 +1,7 @@
 // Every projects endpoint through the real app: listing, subdomain checks, creation (and its
 // alias, and under concurrency), details, keys and their rotation, and deletion with its files.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, upload, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, upload, type Developer, type Project, onPlan } from '../helpers/factories';
 import { scenarios } from '../helpers/scenarios';
 import { rowCount, storedFiles } from '../storage/helpers';
 
@@ -14,7 +14,9 @@ let other: Developer;
 beforeAll(async () => {
   t = await buildTestApp({ PLATFORM_DOMAIN: 'hostbase.test' });
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
   other = await registerDeveloper(t);
+  await onPlan(t, other, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(() => t.close());
 

@@ -2,6 +2,7 @@
 // (dns2 on 127.0.0.1, DNS_SERVERS pointing at it): domains, their records and verification,
 // mailboxes on a verified domain, every validation text, and the caller checks (no token: 401;
 // another account's token: 404, nothing learned, nothing changed).
+import { onPlan } from '../helpers/factories';
 import crypto from 'node:crypto';
 import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
 import { createProject, type Project } from '../storage/helpers';
@@ -25,7 +26,9 @@ beforeAll(async () => {
   dns = await startTestDns();
   t = await buildTestApp({ PLATFORM_DOMAIN: 'hostbase.test', DNS_SERVERS: dns.server, WEBMAIL_URL: 'https://webmail.hostbase.test' });
   dev = await registerDeveloper(t);
+  await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
   other = await registerDeveloper(t);
+  await onPlan(t, other, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
   project = await createProject(t, dev);
   otherProject = await createProject(t, other);
 });

@@ -1,5 +1,6 @@
 // Console storage calls through the real app: upload, list (pages, usage), delete, and the
 // checks around them (bad input, wrong project, another account).
+import { onPlan } from '../helpers/factories';
 import { registerDeveloper, buildTestApp, type Developer, type TestApp } from '../helpers/app';
 import { createProject, developerWithProject, multipart, rowCount, sharePath, storedFiles, upload, type Project } from './helpers';
 
@@ -12,6 +13,7 @@ let project: Project;
 beforeAll(async () => {
   t = await buildTestApp();
   ({ dev, project } = await developerWithProject(t));
+  await onPlan(t, dev, 'pro'); // more projects than Hobby's 3 (Pro: 20, 10 GiB of storage): this file is not about plan limits
 });
 afterAll(() => t.close());
 
@@ -122,7 +124,7 @@ describe('listObjects', () => {
     const first = await list(p.id, dev.token);
     expect(first.statusCode).toBe(200);
     const body = first.json();
-    expect(body).toMatchObject({ total: 101, page: 1, page_size: 100, next_page: 2, quota_bytes: 5 * 1024 ** 3 });
+    expect(body).toMatchObject({ total: 101, page: 1, page_size: 100, next_page: 2, quota_bytes: 10 * 1024 ** 3 });
     expect(body.files).toHaveLength(100);
     expect(JSON.parse(body.files[0].metadata).name).toBe('f100.txt'); // newest first
     expect(body.usage_bytes).toBeGreaterThanOrEqual((100 * 101) / 2);

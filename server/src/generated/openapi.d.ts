@@ -183,6 +183,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first). */
+        get: operations["getBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/change_pass": {
         parameters: {
             query?: never;
@@ -256,6 +273,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * @description An order for a plan at the payment provider (Razorpay in INR; the test provider when no
+         *     Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
+         *     refused with 409.
+         */
         post: operations["createOrder"];
         delete?: never;
         options?: never;
@@ -502,7 +524,46 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description An order (as createOrder) with what the console needs to open the provider's checkout. */
         post: operations["startPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/test-checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The test provider's checkout ("Test payments: no money moves"): completes the caller's order
+         *     and answers what a provider's checkout hands back (order_id, payment_id and the signature of
+         *     `order_id|payment_id`), for verifyPayment. 404 when Razorpay is the provider.
+         */
+        post: operations["completeTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plans with their prices and limits (the pricing page). A limit of null is unlimited. */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1468,6 +1529,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * @description Checks the provider's signature of `order_id|payment_id` (HMAC-SHA256) and, when it holds,
+         *     changes the caller's plan to the order's: once per order. A repeated verification (or one
+         *     after the webhook) changes nothing and says "already verified". A signature that does not
+         *     hold is a 400 and changes nothing; another account's order is a 404.
+         */
         post: operations["verifyPayment"];
         delete?: never;
         options?: never;
@@ -1534,6 +1601,28 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["verifyTokenAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/razorpay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Razorpay's webhook (events order.paid and payment.captured upgrade the order's account, as
+         *     verifyPayment does). `X-Razorpay-Signature` must be the HMAC-SHA256 of the raw body with
+         *     RAZORPAY_WEBHOOK_SECRET; events are stored by `X-Razorpay-Event-Id`, so a delivery seen
+         *     before changes nothing ("duplicate"). 404 when no webhook secret is configured.
+         */
+        post: operations["razorpayWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1612,6 +1701,33 @@ export interface components {
             page_size: number;
             total: number;
             users: components["schemas"]["AuthUser"][];
+        };
+        Billing: {
+            label: string;
+            limits: components["schemas"]["PlanLimitsView"];
+            payments: components["schemas"]["Order"][];
+            /** @enum {string} */
+            plan: "hobby" | "pro" | "enterprise";
+            plan_changes: components["schemas"]["PlanChange"][];
+            provider: components["schemas"]["Checkout"];
+            usage: components["schemas"]["LimitUsage"][];
+        };
+        /** @description What the console opens the provider's checkout with (startPayment). */
+        Checkout: {
+            description?: string;
+            /** @description Razorpay's public key id (checkout.js). */
+            key_id?: string;
+            /** @description How the provider is shown: "Razorpay" or "Test payments: no money moves". */
+            name: string;
+            prefill_email?: string;
+            /** @enum {string} */
+            provider: "razorpay" | "test";
+        };
+        CheckoutResult: {
+            order_id: string;
+            payment_id: string;
+            /** @description HMAC-SHA256 of "order_id|payment_id", hex. */
+            signature: string;
         };
         ContainerStats: {
             cpu_percent: number;
@@ -1867,6 +1983,18 @@ export interface components {
             status: "ok" | "degraded";
             version?: string;
         };
+        LimitUsage: {
+            /** @description null is unlimited. */
+            allowed: number | null;
+            label: string;
+            /** @enum {string} */
+            limit: "projects" | "storage" | "database" | "monthly_active_users" | "bandwidth" | "mailboxes";
+            /** @description Counted per calendar month (UTC). */
+            monthly?: boolean;
+            /** @enum {string} */
+            unit: "count" | "bytes";
+            used: number;
+        };
         LoginAnswer: {
             /** @description Sent after a complete sign-in; the client keeps it and sends it with later sign-ins of this account, which then never meet the failure ceiling that others filled. */
             device_token?: string;
@@ -1912,13 +2040,29 @@ export interface components {
             push: boolean;
         };
         Order: {
+            /**
+             * @description verifyPayment: the caller's plan now.
+             * @enum {string}
+             */
+            account_plan?: "hobby" | "pro" | "enterprise";
             /** @description Smallest currency unit (paise). */
             amount: number;
+            checkout?: components["schemas"]["Checkout"];
+            /** @description startPayment with the test provider: the platform's checkout operation. */
             checkout_url?: string;
+            /** Format: date-time */
+            created_at?: string;
             currency: string;
+            /** @description verifyPayment: "verified", or "already verified" when the order was paid before (nothing changed). */
+            message?: string;
             order_id: string;
+            /** Format: date-time */
+            paid_at?: string | null;
+            payment_id?: string | null;
             /** @enum {string} */
             plan: "hobby" | "pro";
+            /** @enum {string} */
+            provider?: "razorpay" | "test";
             /** @enum {string} */
             status: "created" | "paid" | "failed";
         };
@@ -1932,6 +2076,32 @@ export interface components {
         };
         /** @description A password as typed at sign-in (or the current password); the rules for new ones are NewPassword's. */
         Password: string;
+        Plan: {
+            label: string;
+            limits: components["schemas"]["PlanLimitsView"];
+            /** @enum {string} */
+            name: "hobby" | "pro" | "enterprise";
+            /** @description Rupees a month; null is a custom price. */
+            price_inr: number | null;
+            /** @description Can be bought with createOrder / startPayment. */
+            purchasable: boolean;
+        };
+        PlanChange: {
+            /** Format: date-time */
+            changed_at: string;
+            from_plan: string;
+            order_id?: string | null;
+            to_plan: string;
+        };
+        /** @description A plan's limits; null is unlimited. Bytes for database, storage and bandwidth (per month); users per month. */
+        PlanLimitsView: {
+            bandwidth_bytes: number | null;
+            database_bytes: number | null;
+            mailboxes: number | null;
+            monthly_active_users: number | null;
+            projects: number | null;
+            storage_bytes: number | null;
+        };
         /** @description The caller's plan and its limits; null is unlimited. */
         PlanUsageLimits: {
             database_bytes: number | null;
@@ -2473,6 +2643,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The project owner's plan has reached its monthly active users (for a user not yet active this month). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2539,6 +2718,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The project owner's plan has reached its monthly active users; the message names the limit and the plan. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2626,6 +2814,29 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's billing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Billing"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
         };
     };
     changePassword: {
@@ -2766,6 +2977,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The plan's project limit is reached; the message names the limit and the plan. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2802,9 +3022,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["Error"];
         };
     };
     createProject: {
@@ -2839,6 +3060,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The plan's project limit is reached; the message names the limit and the plan. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -3238,7 +3468,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Order with the provider's checkout URL */
+            /** @description Order with the provider's checkout */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3251,9 +3481,66 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["Error"];
+        };
+    };
+    completeTestPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    order_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The checkout's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hobby, Pro and Enterprise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"][];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
         };
     };
     listProjectActivity: {
@@ -4467,6 +4754,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The plan's mailbox limit (across the account's projects) is reached; the message names the limit and the plan. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
@@ -5309,7 +5605,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description "verified" and the new plan */
+            /** @description "verified" (or "already verified") and the new plan */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5320,11 +5616,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     verifyToken: {
@@ -5447,6 +5744,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    razorpayWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description "processed", "duplicate" or "ignored" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];

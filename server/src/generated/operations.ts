@@ -73,6 +73,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "completeTestPayment",
+    "method": "POST",
+    "path": "/pay/test-checkout",
+    "tag": "payments"
+  },
+  {
     "operationId": "confirmEmail",
     "method": "POST",
     "path": "/verify-email",
@@ -259,6 +265,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "getBilling",
+    "method": "GET",
+    "path": "/billing",
+    "tag": "payments"
+  },
+  {
     "operationId": "getBucketDetails",
     "method": "POST",
     "path": "/project/{projectId}/bucket-details",
@@ -355,6 +367,12 @@ export const operations = [
     "tag": "storage"
   },
   {
+    "operationId": "listPlans",
+    "method": "GET",
+    "path": "/plans",
+    "tag": "payments"
+  },
+  {
     "operationId": "listProjectActivity",
     "method": "POST",
     "path": "/project/{projectId}/activity",
@@ -389,6 +407,12 @@ export const operations = [
     "method": "POST",
     "path": "/verify_user",
     "tag": "accounts"
+  },
+  {
+    "operationId": "razorpayWebhook",
+    "method": "POST",
+    "path": "/webhooks/razorpay",
+    "tag": "payments"
   },
   {
     "operationId": "registerAccount",

@@ -102,6 +102,7 @@ export const CONTRACT_MODULES = [
   'hostbase-smtp',
   'hostbase-database',
   'hostbase-contact',
+  'hostbase-billing',
   'hostbase-usage',
   'hostbase-activity',
 ];

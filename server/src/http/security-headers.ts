@@ -45,7 +45,7 @@ function origin(url: string): string {
 }
 
 /** The policy for the console and the marketing site (web/dist). */
-export function consoleDirectives(config: Pick<Config, 'publicUrl'>, indexHtml = ''): Directives {
+export function consoleDirectives(config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'razorpay'>>, indexHtml = ''): Directives {
   const { scripts, styles } = inlineHashes(indexHtml);
   const publicOrigin = origin(config.publicUrl);
   const directives: Directives = {
@@ -62,6 +62,11 @@ export function consoleDirectives(config: Pick<Config, 'publicUrl'>, indexHtml =
     'script-src-attr': ["'none'"],
     'style-src': ["'self'", ...styles],
   };
+  // Razorpay's checkout (Settings → Billing) is its script, which opens its page in a frame.
+  if (config.razorpay) {
+    directives['script-src'].push('https://checkout.razorpay.com');
+    directives['frame-src'] = ['https://api.razorpay.com', 'https://checkout.razorpay.com'];
+  }
   if (isHttps(config)) directives['upgrade-insecure-requests'] = [];
   return directives;
 }

@@ -70,6 +70,10 @@ export const operationActivity: Record<OperationId, Classification> = {
   createOrder: changes((c) => `Started a payment for the ${text(c.body.plan)} plan`),
   startPayment: changes((c) => `Started a payment for the ${text(c.body.plan)} plan`),
   verifyPayment: changes('Completed a payment'),
+  completeTestPayment: changes('Completed a test payment'),
+  razorpayWebhook: { kind: 'not-account-activity', why: 'sent by Razorpay, signed with the webhook secret: no account makes it' },
+  listPlans: reads,
+  getBilling: reads,
 
   listProjects: reads,
   getAccountUsage: reads,

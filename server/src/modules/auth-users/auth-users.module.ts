@@ -16,6 +16,7 @@ import { endUserCors } from './auth-users.cors';
 import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
+import { PlanLimitGuard } from '../billing/plan-limits';
 import { signInRecorder } from '../usage/active-users';
 
 export function createAuthUsersModule(deps: Deps) {
@@ -24,6 +25,7 @@ export function createAuthUsersModule(deps: Deps) {
     repo: new AuthUsersRepository(deps.db, deps.lookups),
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
+    limits: new PlanLimitGuard(deps),
     signedIn: signInRecorder(deps),
   });
   const endUserBearer: SchemeVerifier = async (req) => {

@@ -100,8 +100,8 @@ export class AuthUsersRepository {
   }
 
   /** Undefined when the email is taken in this project (the unique index decides). */
-  async insert(values: { projectId: string; email: string; emailNormalized: string; passwordHash: string; lastLogin?: Date }): Promise<EndUserRow | undefined> {
-    const [row] = await this.db
+  async insert(values: { projectId: string; email: string; emailNormalized: string; passwordHash: string; lastLogin?: Date }, db: Db = this.db): Promise<EndUserRow | undefined> {
+    const [row] = await db
       .insert(endUsers)
       .values(values)
       .onConflictDoNothing({ target: [endUsers.projectId, endUsers.emailNormalized] })
@@ -141,10 +141,22 @@ export class AuthUsersRepository {
     return rows.length === 1;
   }
 
-  async touchLastLogin(id: string, now: Date): Promise<EndUserRow> {
-    const [row] = await this.db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
+  /** After a caller's transaction that changed an end user committed: until every instance heard of it. */
+  async changed(): Promise<void> {
     await this.lookups?.barrier();
+  }
+
+  /** `db`: a transaction of the caller's, who then calls changed() once it committed. */
+  async touchLastLogin(id: string, now: Date, db: Db = this.db): Promise<EndUserRow> {
+    const [row] = await db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
+    if (db === this.db) await this.lookups?.barrier();
     return row;
+  }
+
+  /** The user's last sign-in as the database has it now (inside a guarded write's transaction). */
+  async lastLogin(id: string, db: Db = this.db): Promise<Date | null> {
+    const [row] = await db.select({ lastLogin: endUsers.lastLogin }).from(endUsers).where(eq(endUsers.id, id)).limit(1);
+    return row?.lastLogin ?? null;
   }
 
   async markVerified(id: string, now: Date): Promise<void> {

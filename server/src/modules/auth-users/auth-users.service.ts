@@ -16,6 +16,8 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
+import { monthStart, type PlanLimitGuard } from '../billing/plan-limits';
+import { activeUserCount } from '../billing/usage-counts';
 import type { SignInRecorder } from '../usage/active-users';
 
 export const PAGE_SIZE = 100;
@@ -43,6 +45,8 @@ export interface AuthUsersServiceDeps {
   log?: { warn(obj: object, msg: string): void };
   /** End users by id, kept in memory (lib/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
+  /** The plan's monthly active users, across the owner's projects (billing/plan-limits.ts). */
+  limits?: PlanLimitGuard;
   /** Told of every session issued (sign-up, sign-in, refresh): the monthly active users (usage/active-users.ts). */
   signedIn?: SignInRecorder;
 }
@@ -89,7 +93,11 @@ export class AuthUsersService {
     const email = input.email.trim();
     await this.checkPassword(project.id, input.password, email);
     const passwordHash = await this.d.passwords.hash(input.password);
-    const user = await this.d.repo.insert({ projectId: project.id, email, emailNormalized: normalizeEmail(email), passwordHash, lastLogin });
+    const values = { projectId: project.id, email, emailNormalized: normalizeEmail(email), passwordHash, lastLogin };
+    // A sign-up is a sign-in: one more active user this month.
+    const user = lastLogin && this.d.limits
+      ? await this.d.limits.within(project.ownerId, 'monthly_active_users', (tx) => activeUserCount(tx, project.ownerId, monthStart(lastLogin)), (tx) => this.d.repo.insert(values, tx), 1, project.id)
+      : await this.d.repo.insert(values);
     if (!user) throw Errors.conflict('A user with this email already exists in this project');
     return user;
   }
@@ -194,8 +202,33 @@ export class AuthUsersService {
       throw Errors.invalidCredentials();
     }
     await ticket.succeeded(guard.clearOnSuccess);
-    const updated = await this.d.repo.touchLastLogin(user.id, this.now());
+    const updated = await this.touchLastLogin(project, user);
     return { ...(await this.session(project, updated)), device_token: await this.trustDevice(user.id, input.device_token) };
+  }
+
+  /**
+   * Marks the sign-in. A user not yet active this month is one more monthly active user, within the
+   * plan's limit; the check looks again inside the locked transaction, so two sign-ins of one user
+   * at once count that user once.
+   */
+  private async touchLastLogin(project: ProjectRow, user: EndUserRow): Promise<EndUserRow> {
+    const now = this.now();
+    const since = monthStart(now);
+    if (!this.d.limits || (user.lastLogin && user.lastLogin >= since)) return this.d.repo.touchLastLogin(user.id, now);
+    const updated = await this.d.limits.within(
+      project.ownerId,
+      'monthly_active_users',
+      (tx) => activeUserCount(tx, project.ownerId, since),
+      (tx) => this.d.repo.touchLastLogin(user.id, now, tx),
+      async (tx) => {
+        const last = await this.d.repo.lastLogin(user.id, tx);
+        return last && last >= since ? 0 : 1;
+      },
+      project.id,
+    );
+    if (!updated) throw Errors.invalidCredentials();
+    await this.d.repo.changed();
+    return updated;
   }
 
   /**

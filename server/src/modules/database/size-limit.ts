@@ -12,6 +12,7 @@
 import type { Database } from '../../db/client';
 import { Errors } from '../../http/errors';
 import { planLimits } from '../../lib/plans';
+import { PlanLimitGuard } from '../billing/plan-limits';
 import { humanBytes } from '../storage/file-meta';
 import type { DatabaseContext } from './database.context';
 import { accountUsage } from './database-size';
@@ -32,7 +33,11 @@ export class DatabaseSizeLimit {
   reuseMs = REUSE_MS;
   private readonly readings = new Map<string, { at: number; usage: DatabaseUsage }>();
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** quota_passed at 80 % and 100 % of the plan's database size (billing/plan-limits.ts). */
+    private readonly notice?: (accountId: string, plan: string, usedBytes: number) => Promise<void>,
+  ) {}
 
   /** Counted as the console's table list counts it (database-size.ts), so shown and enforced agree. */
   usage(accountId: string): Promise<DatabaseUsage> {
@@ -47,6 +52,7 @@ export class DatabaseSizeLimit {
     if (this.readings.size >= REMEMBERED_ACCOUNTS) this.readings.clear();
     this.readings.set(accountId, { at: Date.now(), usage });
     const limit = this.limitFor(usage.plan);
+    if (this.notice && usage.usedBytes >= 0.8 * limit) await this.notice(accountId, usage.plan, usage.usedBytes);
     if (usage.usedBytes < limit) return;
     throw Errors.payloadTooLarge(
       `Database size limit reached: the ${planLimits(usage.plan).label} plan allows ${humanBytes(limit)} (this account uses ${humanBytes(usage.usedBytes)}). Delete rows or tables, or upgrade the plan.`,
@@ -60,6 +66,6 @@ const limits = new WeakMap<DatabaseContext, DatabaseSizeLimit>();
 
 export function databaseSizeLimit(ctx: DatabaseContext): DatabaseSizeLimit {
   let limit = limits.get(ctx);
-  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database)));
+  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database, new PlanLimitGuard(ctx.deps).noticeOf('database'))));
   return limit;
 }

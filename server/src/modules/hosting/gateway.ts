@@ -21,7 +21,8 @@ import type { SiteFiles } from './site-files';
 import { isSpa, runtimeOf } from './site-layout';
 import type { SiteResponse, StaticSites } from './static-site';
 import type { TrafficCounter } from './traffic';
-import { noSitePage, unavailablePage } from './pages';
+import { bandwidthPage, noSitePage, unavailablePage } from './pages';
+import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from './hosting.tables';
 import type { ProjectRow } from '../projects/projects.tables';
 import { endToEndHeaders } from '../../http/hop-by-hop';
@@ -36,6 +37,8 @@ export interface GatewayDeps {
   runtime: Runtime;
   traffic: TrafficCounter;
   log: FastifyBaseLogger;
+  /** Sites of an account over its plan's monthly bandwidth answer 503 (bandwidth.ts). */
+  bandwidth?: BandwidthGuard;
 }
 
 /** `shop.example.com:3000` → `shop` when the platform domain is example.com; else undefined. */
@@ -67,7 +70,7 @@ export class Gateway {
         await this.d.files.ensureLocal(site.project.id, deployment.id);
         this.ready.add(deployment.id);
       }
-      if (deployment && runtimeOf(deployment.type)) return proxy(this.d, site.project, deployment, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
+      if (deployment && runtimeOf(deployment.type) && !this.d.bandwidth?.blocked(site.project.id)) return proxy(this.d, site.project, deployment, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
       const answer = this.respond(site, req.raw);
       const res = answer instanceof Promise ? await answer : answer;
       // Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for
@@ -88,7 +91,7 @@ export class Gateway {
     const hit = this.d.service.cachedLiveSite(sub);
     if (!hit?.site) return false;
     const deployment = hit.site.deployment;
-    if (deployment && (runtimeOf(deployment.type) || !this.ready.has(deployment.id))) return false;
+    if (deployment && (runtimeOf(deployment.type) || !this.ready.has(deployment.id)) && !this.d.bandwidth?.blocked(hit.site.project.id)) return false;
     const answer = this.respond(hit.site, req);
     const projectId = hit.site.project.id;
     if (answer instanceof Promise) {
@@ -106,6 +109,8 @@ export class Gateway {
 
   /** The answer of a static site (or of a project without a deployment) to a request. */
   private respond(site: LiveSite, req: http.IncomingMessage): SiteResponse | Promise<SiteResponse> {
+    const over = this.d.bandwidth?.blocked(site.project.id);
+    if (over) return { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: bandwidthPage(this.d.bandwidth!.message(over)), uncounted: true };
     const deployment = site.deployment;
     if (!deployment) {
       const host = req.headers.host ?? '';
@@ -164,6 +169,7 @@ export class Gateway {
     const site = await this.d.service.liveSite(sub);
     const deployment = site?.deployment;
     if (!site || !deployment || !runtimeOf(deployment.type)) return refuseUpgrade(socket, 404, 'Not Found');
+    if (this.d.bandwidth?.blocked(site.project.id)) return refuseUpgrade(socket, 503, 'Service Unavailable');
     const project = site.project;
     const urlPath = pathOf(req.url);
     if (!this.ready.has(deployment.id)) {

@@ -23,6 +23,8 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { AccountEvent } from '../../lib/account-events';
 import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
+import { PlanLimitGuard } from '../billing/plan-limits';
+import { BandwidthGuard } from './bandwidth';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -46,8 +48,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     if (project) await deps.events.emit(event(project));
   };
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
+  const limits = new PlanLimitGuard(deps);
   const builds = new BuildLifecycle({
-    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db)), log: deps.log,
+    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db), limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });
@@ -70,7 +73,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
         }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events });
-  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log });
+  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
+  traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
+  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth });
   gateway.register(app);
   opts.frontDoor?.use(gateway.front);
   opts.frontDoor?.useUpgrade(gateway.upgrade);

@@ -14,6 +14,8 @@ export const unknownSitePage = (domain: string) => page('Site not found', `There
 
 export const unavailablePage = () => page('Site unavailable', 'The site did not answer. It may be starting or restarting; try again in a moment.');
 
+export const bandwidthPage = (text: string) => page('Bandwidth limit reached', `${escapeHtml(text)} It is back when the month turns or its owner upgrades the plan.`);
+
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

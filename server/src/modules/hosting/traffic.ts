@@ -12,6 +12,8 @@ export class TrafficCounter {
   private errors = new Map<string, ErrorDelta>();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  /** Told after each save which projects' counts it held (the bandwidth limit, bandwidth.ts). */
+  afterFlush?: (projectIds: string[]) => Promise<void>;
 
   constructor(private readonly repo: HostingRepository, private readonly log: FastifyBaseLogger, flushEveryMs = 5000, private readonly clock: Clock = systemClock) {
     if (flushEveryMs > 0) {
@@ -59,7 +61,7 @@ export class TrafficCounter {
 
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.traffic.size === 0 && this.errors.size === 0) return;
+      if (this.traffic.size === 0 && this.errors.size === 0) return void (await this.afterFlush?.([]));
       const traffic = [...this.traffic.values()];
       const errors = [...this.errors.values()];
       this.traffic = new Map();
@@ -69,6 +71,7 @@ export class TrafficCounter {
       } catch (err) {
         this.log.warn({ err }, 'could not save site traffic counts; dropped this batch');
       }
+      await this.afterFlush?.([...new Set(traffic.map((t) => t.projectId))]);
     });
     return this.flushing;
   }

@@ -10,6 +10,7 @@ import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
 import type { ProjectKeyKind } from './projects.tables';
+import { PlanLimitGuard } from '../billing/plan-limits';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({
@@ -19,6 +20,7 @@ export function createProjectsModule(deps: Deps) {
     platformDomain: deps.config.platformDomain,
     bucketDomain: deps.config.publicUrl,
     lookups: deps.lookups,
+    limits: new PlanLimitGuard(deps),
   });
   const keyVerifier =
     (kind: ProjectKeyKind): SchemeVerifier =>

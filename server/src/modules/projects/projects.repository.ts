@@ -53,10 +53,13 @@ export class ProjectsRepository {
     return row;
   }
 
-  /** Project, its keys and the activity entry in one transaction; undefined when the subdomain is taken. */
-  async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[]): Promise<ProjectRow | undefined> {
+  /**
+   * Project, its keys and the activity entry in one transaction (or a savepoint of `db`'s: the plan
+   * limit's); undefined when the subdomain is taken.
+   */
+  async create(values: { ownerId: string; name: string; description: string | null; subdomain: string; bucketId: string }, keys: NewKey[], db: Db = this.db): Promise<ProjectRow | undefined> {
     return transactionWithActivity(
-      this.db,
+      db,
       ['createProject', 'createProjectAlias'],
       async (tx) => {
         const [row] = await tx.insert(projects).values(values).onConflictDoNothing().returning();

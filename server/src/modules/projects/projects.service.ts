@@ -8,6 +8,8 @@ import { Errors } from '../../http/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
+import type { PlanLimitGuard } from '../billing/plan-limits';
+import { projectCount } from '../billing/usage-counts';
 
 const KEY_PREFIX: Record<ProjectKeyKind, string> = { bucket: 'hb_bucket_', authentication: 'hb_auth_' };
 
@@ -22,6 +24,8 @@ export interface ProjectsServiceDeps {
   bucketDomain: string;
   /** The project each app key names, kept in memory (lib/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
+  /** The plan's project limit (billing/plan-limits.ts). */
+  limits: PlanLimitGuard;
 }
 
 export class ProjectsService {
@@ -71,9 +75,12 @@ export class ProjectsService {
     if (problem === 'invalid') throw Errors.validation('body/subdomain must be 3 to 63 characters: lowercase letters, digits and inner hyphens');
     if (problem === 'reserved') throw Errors.conflict('This subdomain is reserved');
     const keys = (['bucket', 'authentication'] as const).map((kind) => this.newKey(kind));
-    const project = await this.d.repo.create(
-      { ownerId, name, description: input.description?.trim() || null, subdomain, bucketId: `bkt_${crypto.randomBytes(8).toString('hex')}` },
-      keys.map((k) => k.row),
+    const values = { ownerId, name, description: input.description?.trim() || null, subdomain, bucketId: `bkt_${crypto.randomBytes(8).toString('hex')}` };
+    const project = await this.d.limits.within(
+      ownerId,
+      'projects',
+      (tx) => projectCount(tx, ownerId),
+      (tx) => this.d.repo.create(values, keys.map((k) => k.row), tx),
     );
     // The unique index decided: a concurrent create of the same subdomain lands here.
     if (!project) throw Errors.conflict('Subdomain is already taken');

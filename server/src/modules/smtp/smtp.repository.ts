@@ -65,8 +65,8 @@ export class SmtpRepository {
   }
 
   /** Inserts the mailbox unless the address exists (then undefined). */
-  async insertAccount(row: NewMailAccount): Promise<MailAccountRow | undefined> {
-    const [inserted] = await this.db.insert(mailAccounts).values(row).onConflictDoNothing({ target: mailAccounts.email }).returning();
+  async insertAccount(row: NewMailAccount, db: Db = this.db): Promise<MailAccountRow | undefined> {
+    const [inserted] = await db.insert(mailAccounts).values(row).onConflictDoNothing({ target: mailAccounts.email }).returning();
     return inserted;
   }
 

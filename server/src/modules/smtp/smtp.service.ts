@@ -13,6 +13,8 @@ import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain
 import { hashMailboxPassword } from './mailbox-password';
 import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
+import type { PlanLimitGuard } from '../billing/plan-limits';
+import { mailboxCount } from '../billing/usage-counts';
 import type { AccountEvents } from '../../lib/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */
@@ -31,6 +33,8 @@ export interface SmtpServiceDeps {
   mailServersAttached: boolean;
   /** Called after the set of verified domains changed (the DKIM key export, when configured). */
   onVerifiedDomainsChanged?: () => Promise<void>;
+  /** The plan's mailbox limit, across the account's projects (billing/plan-limits.ts). */
+  limits: PlanLimitGuard;
   /** A verified domain whose records stopped checking out is told here (the project's errors, the owner). */
   events?: AccountEvents;
 }
@@ -118,9 +122,15 @@ export class SmtpService {
     if (await this.d.repo.account(row.id, email)) throw Errors.conflict(MAIL_MESSAGES.emailExists);
     this.checkPassword(input.password);
     const now = this.d.clock.now();
-    const created = await this.d.repo.insertAccount({
-      domainId: row.id, email, passwordHash: await hashMailboxPassword(input.password), quotaBytes: DEFAULT_QUOTA_BYTES, createdAt: now, updatedAt: now,
-    });
+    const values = { domainId: row.id, email, passwordHash: await hashMailboxPassword(input.password), quotaBytes: DEFAULT_QUOTA_BYTES, createdAt: now, updatedAt: now };
+    const created = await this.d.limits.within(
+      project.ownerId,
+      'mailboxes',
+      (tx) => mailboxCount(tx, project.ownerId),
+      (tx) => this.d.repo.insertAccount(values, tx),
+      1,
+      project.id,
+    );
     if (!created) throw Errors.conflict(MAIL_MESSAGES.emailExists);
     return created;
   }

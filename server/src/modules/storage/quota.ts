@@ -12,8 +12,14 @@ export interface QuotaView extends Usage {
   planLabel: string;
 }
 
+/** Told the account's storage use after each charge (billing/plan-limits.ts notices at 80 % and 100 %). */
+export type StorageNotice = (ownerId: string, plan: string, usedBytes: number) => Promise<void>;
+
 export class StorageQuota {
-  constructor(private readonly repo: Pick<StorageRepository, 'usage' | 'chargeWithinQuota'>) {}
+  constructor(
+    private readonly repo: Pick<StorageRepository, 'usage' | 'chargeWithinQuota'>,
+    private readonly notice?: StorageNotice,
+  ) {}
 
   /** Storage used by the owner across all projects (files and hosting apart), and the plan's allowance. */
   async usage(ownerId: string): Promise<QuotaView> {
@@ -35,7 +41,10 @@ export class StorageQuota {
    */
   async charge<T>(ownerId: string, bytes: number, write: (tx: Tx) => Promise<T | undefined>, what?: string): Promise<T | undefined> {
     const result = await this.repo.chargeWithinQuota(ownerId, bytes, (plan) => planLimits(plan).storageBytes, write);
-    if (result.ok) return result.value;
+    if (result.ok) {
+      await this.notice?.(ownerId, result.usage.plan, result.usage.usedBytes + bytes);
+      return result.value;
+    }
     if (result.reason === 'gone') return undefined;
     const limits = planLimits(result.usage.plan);
     throw this.exceeded({ planLabel: limits.label, quotaBytes: limits.storageBytes, usedBytes: result.usage.usedBytes }, what ? { bytes, what } : undefined);

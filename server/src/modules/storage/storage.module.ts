@@ -7,6 +7,7 @@ import type { Deps } from '../../deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
+import { PlanLimitGuard } from '../billing/plan-limits';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {
@@ -16,6 +17,7 @@ export function createStorageModule(deps: Deps, projects: ProjectsService) {
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
     clock: deps.clock,
+    notice: new PlanLimitGuard(deps).noticeOf('storage'),
   });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
   return { service, handlers: createStorageHandlers(service) };

@@ -12,7 +12,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import { ObjectTooLargeError, type ObjectStore } from './object-store';
 import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow } from './storage.tables';
-import { StorageQuota, type QuotaView } from './quota';
+import { StorageQuota, type QuotaView, type StorageNotice } from './quota';
 import { displayName, humanBytes, objectType } from './file-meta';
 
 export const PAGE_SIZE = 100;
@@ -29,6 +29,8 @@ export interface StorageServiceDeps {
   /** Where share links point: PUBLIC_URL, the bucket domain. */
   bucketDomain: string;
   clock: Clock;
+  /** Storage use after a charge: quota_passed at 80 % and 100 % (billing/plan-limits.ts). */
+  notice?: StorageNotice;
 }
 
 export const objectKey = (projectId: string, objectId: string) => `projects/${projectId}/objects/${objectId}`;
@@ -38,7 +40,12 @@ export class StorageService {
   readonly quotas: StorageQuota;
 
   constructor(private readonly d: StorageServiceDeps) {
-    this.quotas = new StorageQuota(d.repo);
+    this.quotas = new StorageQuota(d.repo, d.notice);
+  }
+
+  private async noticeFigures(ownerId: string): Promise<[string, number]> {
+    const usage = await this.d.repo.usage(ownerId);
+    return [usage.plan, usage.usedBytes];
   }
 
   /** Storage used by the owner across all projects (files and sites), and the plan's allowance (undefined: unlimited). */
@@ -87,6 +94,7 @@ export class StorageService {
       );
       // Concurrent uploads of the same account took the room meanwhile.
       if (!row) throw quotaError();
+      if (this.d.notice) await this.d.notice(project.ownerId, ...(await this.noticeFigures(project.ownerId)));
       return row;
     } catch (err) {
       if (stored) await this.d.store.delete(key);

@@ -2,6 +2,14 @@ import { Link } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
 import { PLANS } from './content';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { getToken } from '../../lib/session';
+
+/** Get Started: sign-up for a visitor; for a signed-in developer, the plan change in Settings → Billing. */
+function ctaTarget(plan: (typeof PLANS)[number]): string {
+  const name = plan.name.toLowerCase();
+  if (!getToken() || (name !== 'hobby' && name !== 'pro')) return plan.cta.to;
+  return `/console/account?plan=${name}#billing`;
+}
 
 export default function Pricing() {
   usePageTitle('Pricing');
@@ -30,7 +38,7 @@ export default function Pricing() {
                 </li>
               ))}
             </ul>
-            <Link to={p.cta.to} className={`btn ${p.highlighted ? 'btn-primary' : 'btn-secondary'} btn-block`}>
+            <Link to={ctaTarget(p)} className={`btn ${p.highlighted ? 'btn-primary' : 'btn-secondary'} btn-block`}>
               {p.cta.label}
             </Link>
           </article>

@@ -18,7 +18,9 @@ const NAV = [
 export function SiteNav() {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    setOpen(false);
+  }, [pathname]);
   return (
     <header className="site-header">
       <nav className="site-nav container" aria-label="Main">

@@ -35,6 +35,7 @@ import type {
   EndUserSignInBody,
   EndUserSignOutBody,
   EndUserSignUpBody,
+  Error,
   Message,
   MethodNotAllowedResponse,
   PayloadTooLargeResponse,
@@ -74,7 +75,7 @@ export const endUserSignUp = async (endUserSignUpBody: EndUserSignUpBody, option
 
 
 
-export const getEndUserSignUpMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+export const getEndUserSignUpMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext> => {
 
@@ -101,9 +102,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserSignUpMutationResult = NonNullable<Awaited<ReturnType<typeof endUserSignUp>>>
     export type EndUserSignUpMutationBody = EndUserSignUpBody
-    export type EndUserSignUpMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
+    export type EndUserSignUpMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSignUp = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    export const useEndUserSignUp = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignUp>>,
@@ -139,7 +140,7 @@ export const endUserSignIn = async (endUserSignInBody: EndUserSignInBody, option
 
 
 
-export const getEndUserSignInMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+export const getEndUserSignInMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext> => {
 
@@ -166,9 +167,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndUserSignInMutationResult = NonNullable<Awaited<ReturnType<typeof endUserSignIn>>>
     export type EndUserSignInMutationBody = EndUserSignInBody
-    export type EndUserSignInMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
+    export type EndUserSignInMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSignIn = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    export const useEndUserSignIn = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignIn>>,

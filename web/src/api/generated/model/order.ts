@@ -5,6 +5,9 @@
  */
 import type { OrderPlan } from './orderPlan';
 import type { OrderStatus } from './orderStatus';
+import type { OrderProvider } from './orderProvider';
+import type { OrderAccountPlan } from './orderAccountPlan';
+import type { Checkout } from './checkout';
 
 export interface Order {
   order_id: string;
@@ -13,5 +16,17 @@ export interface Order {
   amount: number;
   currency: string;
   status: OrderStatus;
+  provider?: OrderProvider;
+  /** @nullable */
+  payment_id?: string | null;
+  created_at?: string;
+  /** @nullable */
+  paid_at?: string | null;
+  /** verifyPayment: "verified", or "already verified" when the order was paid before (nothing changed). */
+  message?: string;
+  /** verifyPayment: the caller's plan now. */
+  account_plan?: OrderAccountPlan;
+  /** startPayment with the test provider: the platform's checkout operation. */
   checkout_url?: string;
+  checkout?: Checkout;
 }

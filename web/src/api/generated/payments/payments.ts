@@ -4,22 +4,39 @@
  * Hostbase platform API 0.1.0
  */
 import {
-  useMutation
+  useMutation,
+  useQuery
 } from '@tanstack/react-query';
 import type {
+  DataTag,
+  DefinedInitialDataOptions,
+  DefinedUseQueryResult,
   MutationFunction,
   QueryClient,
+  QueryFunction,
+  QueryKey,
+  UndefinedInitialDataOptions,
   UseMutationOptions,
-  UseMutationResult
+  UseMutationResult,
+  UseQueryOptions,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
   BadRequestResponse,
+  Billing,
+  CheckoutResult,
+  CompleteTestPaymentBody,
+  ConflictResponse,
   CreateOrderBody,
+  ErrorResponse,
+  Message,
   MethodNotAllowedResponse,
-  NotImplementedResponse,
+  NotFoundResponse,
   Order,
   PayloadTooLargeResponse,
+  Plan,
+  RazorpayWebhookBody,
   RequestTimeoutResponse,
   StartPaymentBody,
   UnauthorizedResponse,
@@ -34,6 +51,12 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * An order for a plan at the payment provider (Razorpay in INR; the test provider when no
+Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
+refused with 409.
+
+ */
 export const getCreateOrderUrl = () => {
 
 
@@ -57,7 +80,7 @@ export const createOrder = async (createOrderBody: CreateOrderBody, options?: Re
 
 
 
-export const getCreateOrderMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getCreateOrderMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext> => {
 
@@ -84,9 +107,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateOrderMutationResult = NonNullable<Awaited<ReturnType<typeof createOrder>>>
     export type CreateOrderMutationBody = CreateOrderBody
-    export type CreateOrderMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type CreateOrderMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse
 
-    export const useCreateOrder = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useCreateOrder = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createOrder>>,
@@ -99,7 +122,14 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getVerifyPaymentUrl = () => {
+    /**
+ * Checks the provider's signature of `order_id|payment_id` (HMAC-SHA256) and, when it holds,
+changes the caller's plan to the order's: once per order. A repeated verification (or one
+after the webhook) changes nothing and says "already verified". A signature that does not
+hold is a 400 and changes nothing; another account's order is a 404.
+
+ */
+export const getVerifyPaymentUrl = () => {
 
 
   
@@ -122,7 +152,7 @@ export const verifyPayment = async (verifyPaymentBody: VerifyPaymentBody, option
 
 
 
-export const getVerifyPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getVerifyPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext> => {
 
@@ -149,9 +179,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifyPaymentMutationResult = NonNullable<Awaited<ReturnType<typeof verifyPayment>>>
     export type VerifyPaymentMutationBody = VerifyPaymentBody
-    export type VerifyPaymentMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type VerifyPaymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifyPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useVerifyPayment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyPayment>>,
@@ -164,7 +194,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getStartPaymentUrl = () => {
+    /**
+ * An order (as createOrder) with what the console needs to open the provider's checkout.
+ */
+export const getStartPaymentUrl = () => {
 
 
   
@@ -187,7 +220,7 @@ export const startPayment = async (startPaymentBody: StartPaymentBody, options?:
 
 
 
-export const getStartPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+export const getStartPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext> => {
 
@@ -214,9 +247,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StartPaymentMutationResult = NonNullable<Awaited<ReturnType<typeof startPayment>>>
     export type StartPaymentMutationBody = StartPaymentBody
-    export type StartPaymentMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse
+    export type StartPaymentMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse
 
-    export const useStartPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | NotImplementedResponse,
+    export const useStartPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof startPayment>>,
@@ -229,4 +262,338 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
+    /**
+ * The test provider's checkout ("Test payments: no money moves"): completes the caller's order
+and answers what a provider's checkout hands back (order_id, payment_id and the signature of
+`order_id|payment_id`), for verifyPayment. 404 when Razorpay is the provider.
+
+ */
+export const getCompleteTestPaymentUrl = () => {
+
+
+  
+
+  return `/pay/test-checkout`
+}
+
+export const completeTestPayment = async (completeTestPaymentBody: CompleteTestPaymentBody, options?: RequestInit): Promise<CheckoutResult> => {
+  
+  return customFetch<CheckoutResult>(getCompleteTestPaymentUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      completeTestPaymentBody,)
+  }
+);}
+
+
+
+
+export const getCompleteTestPaymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestPayment>>, TError,{data: CompleteTestPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof completeTestPayment>>, TError,{data: CompleteTestPaymentBody}, TContext> => {
+
+const mutationKey = ['completeTestPayment'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof completeTestPayment>>, {data: CompleteTestPaymentBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  completeTestPayment(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CompleteTestPaymentMutationResult = NonNullable<Awaited<ReturnType<typeof completeTestPayment>>>
+    export type CompleteTestPaymentMutationBody = CompleteTestPaymentBody
+    export type CompleteTestPaymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+
+    export const useCompleteTestPayment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestPayment>>, TError,{data: CompleteTestPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof completeTestPayment>>,
+        TError,
+        {data: CompleteTestPaymentBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCompleteTestPaymentMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Razorpay's webhook (events order.paid and payment.captured upgrade the order's account, as
+verifyPayment does). `X-Razorpay-Signature` must be the HMAC-SHA256 of the raw body with
+RAZORPAY_WEBHOOK_SECRET; events are stored by `X-Razorpay-Event-Id`, so a delivery seen
+before changes nothing ("duplicate"). 404 when no webhook secret is configured.
+
+ */
+export const getRazorpayWebhookUrl = () => {
+
+
+  
+
+  return `/webhooks/razorpay`
+}
+
+export const razorpayWebhook = async (razorpayWebhookBody: RazorpayWebhookBody, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getRazorpayWebhookUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      razorpayWebhookBody,)
+  }
+);}
+
+
+
+
+export const getRazorpayWebhookMutationOptions = <TError = BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof razorpayWebhook>>, TError,{data: RazorpayWebhookBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof razorpayWebhook>>, TError,{data: RazorpayWebhookBody}, TContext> => {
+
+const mutationKey = ['razorpayWebhook'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof razorpayWebhook>>, {data: RazorpayWebhookBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  razorpayWebhook(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RazorpayWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof razorpayWebhook>>>
+    export type RazorpayWebhookMutationBody = RazorpayWebhookBody
+    export type RazorpayWebhookMutationError = BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+
+    export const useRazorpayWebhook = <TError = BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof razorpayWebhook>>, TError,{data: RazorpayWebhookBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof razorpayWebhook>>,
+        TError,
+        {data: RazorpayWebhookBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRazorpayWebhookMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The plans with their prices and limits (the pricing page). A limit of null is unlimited.
+ */
+export const getListPlansUrl = () => {
+
+
+  
+
+  return `/plans`
+}
+
+export const listPlans = async ( options?: RequestInit): Promise<Plan[]> => {
+  
+  return customFetch<Plan[]>(getListPlansUrl(),
+  {      
+    ...options,
+    method: 'GET'
     
+    
+  }
+);}
+
+
+
+
+
+export const getListPlansQueryKey = () => {
+    return [
+    `/plans`
+    ] as const;
+    }
+
+    
+export const getListPlansQueryOptions = <TData = Awaited<ReturnType<typeof listPlans>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPlansQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPlans>>> = ({ signal }) => listPlans({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListPlansQueryResult = NonNullable<Awaited<ReturnType<typeof listPlans>>>
+export type ListPlansQueryError = MethodNotAllowedResponse | RequestTimeoutResponse
+
+
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPlans>>,
+          TError,
+          Awaited<ReturnType<typeof listPlans>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPlans>>,
+          TError,
+          Awaited<ReturnType<typeof listPlans>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListPlansQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first).
+ */
+export const getGetBillingUrl = () => {
+
+
+  
+
+  return `/billing`
+}
+
+export const getBilling = async ( options?: RequestInit): Promise<Billing> => {
+  
+  return customFetch<Billing>(getGetBillingUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetBillingQueryKey = () => {
+    return [
+    `/billing`
+    ] as const;
+    }
+
+    
+export const getGetBillingQueryOptions = <TData = Awaited<ReturnType<typeof getBilling>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetBillingQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getBilling>>> = ({ signal }) => getBilling({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetBillingQueryResult = NonNullable<Awaited<ReturnType<typeof getBilling>>>
+export type GetBillingQueryError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse
+
+
+export function useGetBilling<TData = Awaited<ReturnType<typeof getBilling>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getBilling>>,
+          TError,
+          Awaited<ReturnType<typeof getBilling>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetBilling<TData = Awaited<ReturnType<typeof getBilling>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getBilling>>,
+          TError,
+          Awaited<ReturnType<typeof getBilling>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetBilling<TData = Awaited<ReturnType<typeof getBilling>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+
+export function useGetBilling<TData = Awaited<ReturnType<typeof getBilling>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetBillingQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+

@@ -32,6 +32,7 @@ import type {
   CreateProjectAliasBody,
   CreateProjectBody,
   DeleteProjectBody,
+  Error,
   GetAuthenticationDetails200,
   GetBucketDetails200,
   GetProjectDetailsBody,
@@ -237,7 +238,7 @@ export const createProject = async (createProjectBody: CreateProjectBody, option
 
 
 
-export const getCreateProjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+export const getCreateProjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext> => {
 
@@ -264,9 +265,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateProjectMutationResult = NonNullable<Awaited<ReturnType<typeof createProject>>>
     export type CreateProjectMutationBody = CreateProjectBody
-    export type CreateProjectMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+    export type CreateProjectMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProject>>,
@@ -302,7 +303,7 @@ export const createProjectAlias = async (createProjectAliasBody: CreateProjectAl
 
 
 
-export const getCreateProjectAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+export const getCreateProjectAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext> => {
 
@@ -329,9 +330,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateProjectAliasMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectAlias>>>
     export type CreateProjectAliasMutationBody = CreateProjectAliasBody
-    export type CreateProjectAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+    export type CreateProjectAliasMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProjectAlias>>,

@@ -29,6 +29,7 @@ import type {
   ChangeSmtpAccountPasswordBody,
   ConflictResponse,
   EmailAccount,
+  Error,
   GetSmtpDomainDetailsBody,
   ListSmtpAccountsBody,
   Message,
@@ -513,7 +514,7 @@ export const addSmtpAccount = async (projectId: string,
 
 
 
-export const getAddSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+export const getAddSmtpAccountMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | Error | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext> => {
 
@@ -540,9 +541,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddSmtpAccountMutationResult = NonNullable<Awaited<ReturnType<typeof addSmtpAccount>>>
     export type AddSmtpAccountMutationBody = AddSmtpAccountBody
-    export type AddSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+    export type AddSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | Error | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | Error | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpAccount>>,

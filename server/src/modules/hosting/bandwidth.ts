@@ -1,0 +1,67 @@
+// The plan's monthly bandwidth over an account's hosted sites. The gateway counts bytes in memory
+// and saves them every few seconds (traffic.ts); after each save the accounts whose sites moved
+// bytes (and those already over) are summed for the month from site_traffic. An account at or over
+// its allowance has its sites answer 503 with a page that says why, from the next request on (so
+// a site stops within one save interval of passing), until the month turns or the plan grows.
+// The owner's console and API are on the platform's own host and keep working.
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { allowance, planLimits } from '../../lib/plans';
+import { accounts } from '../accounts/accounts.tables';
+import { projects } from '../projects/projects.tables';
+import { amountOf, monthStart, type PlanLimitGuard } from '../billing/plan-limits';
+import { bandwidthBytes } from '../billing/usage-counts';
+
+export interface BandwidthBlock {
+  accountId: string;
+  plan: string;
+  allowed: number;
+}
+
+export class BandwidthGuard {
+  /** Project → the block of its over-limit account. */
+  private readonly blockedProjects = new Map<string, BandwidthBlock>();
+  private readonly blockedAccounts = new Set<string>();
+
+  constructor(private readonly d: { db: Db; clock: Clock; limits: PlanLimitGuard; log: { warn(obj: object, msg: string): void } }) {}
+
+  /** The block of a site over its account's bandwidth, or undefined (a Map look-up: the hot path). */
+  blocked(projectId: string): BandwidthBlock | undefined {
+    return this.blockedProjects.get(projectId);
+  }
+
+  /** The page a blocked site answers with. */
+  message(block: BandwidthBlock): string {
+    return `This site has used its ${planLimits(block.plan).label} plan's ${amountOf('bandwidth', block.allowed)} of bandwidth for this month.`;
+  }
+
+  /** After a save of traffic counts: looks again at the accounts of these projects and at those blocked. */
+  async check(projectIds: string[]): Promise<void> {
+    try {
+      const owners = projectIds.length
+        ? await this.d.db.selectDistinct({ ownerId: projects.ownerId }).from(projects).where(inArray(projects.id, projectIds))
+        : [];
+      const accountIds = new Set([...owners.map((o) => o.ownerId), ...this.blockedAccounts]);
+      for (const accountId of accountIds) await this.checkAccount(accountId);
+    } catch (err) {
+      this.d.log.warn({ err }, 'bandwidth: could not check the accounts of this traffic');
+    }
+  }
+
+  async checkAccount(accountId: string): Promise<void> {
+    const [account] = await this.d.db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
+    const plan = account?.plan ?? 'hobby';
+    const allowed = allowance(plan, 'bandwidth');
+    const used = Number.isFinite(allowed) ? await bandwidthBytes(this.d.db, accountId, monthStart(this.d.clock.now())) : 0;
+    for (const [projectId, block] of this.blockedProjects) if (block.accountId === accountId) this.blockedProjects.delete(projectId);
+    this.blockedAccounts.delete(accountId);
+    if (!account) return;
+    if (used >= allowed) {
+      const own = await this.d.db.select({ id: projects.id }).from(projects).where(eq(projects.ownerId, accountId));
+      for (const p of own) this.blockedProjects.set(p.id, { accountId, plan, allowed });
+      this.blockedAccounts.add(accountId);
+    }
+    await this.d.limits.notice(accountId, 'bandwidth', { plan, used, allowed });
+  }
+}
