@@ -11,6 +11,7 @@ const readOperations = [
   'listAccountActivity',
   'listProjectActivity',
   'listProjectErrors',
+  'listAccountErrors',
   'getBucketDetails',
   'getAuthenticationDetails',
   'listObjects',

@@ -451,6 +451,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it. */
+        post: operations["listAccountErrors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forgetPassword": {
         parameters: {
             query?: never;
@@ -2136,6 +2153,10 @@ export interface components {
             /** @enum {string} */
             kind: "deploy_failed" | "runtime_crashed" | "dns_unverified" | "quota_passed";
             message: string;
+            /** @description In the account's list (listAccountErrors): the project it happened in. */
+            project_id?: string;
+            /** @description In the account's list: that project's name. */
+            project_name?: string;
             /** @enum {string} */
             severity: "low" | "medium" | "high";
         };
@@ -3322,6 +3343,37 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listAccountErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActivityPaging"];
+            };
+        };
+        responses: {
+            /** @description A page of errors, newest first, each with its project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectErrorPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };

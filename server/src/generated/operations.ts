@@ -343,6 +343,12 @@ export const operations = [
     "tag": "activity"
   },
   {
+    "operationId": "listAccountErrors",
+    "method": "POST",
+    "path": "/errors",
+    "tag": "activity"
+  },
+  {
     "operationId": "listAuthUsers",
     "method": "POST",
     "path": "/project/{projectId}/auth/users_list",

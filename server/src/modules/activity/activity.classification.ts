@@ -77,6 +77,7 @@ export const operationActivity: Record<OperationId, Classification> = {
 
   listProjects: reads,
   getAccountUsage: reads,
+  listAccountErrors: reads,
   getProjectUsage: reads,
   checkSubdomain: reads,
   createProject: changes((c) => `Created project "${text(c.body.projectName)}" (${text(c.body.subdomain)})`),

@@ -7,5 +7,6 @@ export function createActivityHandlers(service: ActivityService): HandlerMap {
     listAccountActivity: async (req) => service.activity(currentAccount(req).id, undefined, req.body),
     listProjectActivity: async (req) => service.activity(currentAccount(req).id, await ownedProject(req), req.body),
     listProjectErrors: async (req) => service.errors(await ownedProject(req), req.body),
+    listAccountErrors: async (req) => service.accountErrors(currentAccount(req).id, req.body),
   };
 }

@@ -46,4 +46,21 @@ export class ActivityRepository {
     ]);
     return { rows, total };
   }
+
+  /** Errors of every project the account owns, newest first, with the project's name. */
+  async accountErrorsPage(accountId: string, page: Page) {
+    const where = eq(projects.ownerId, accountId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select({ error: projectErrors, projectName: projects.name })
+        .from(projectErrors)
+        .innerJoin(projects, eq(projects.id, projectErrors.projectId))
+        .where(where)
+        .orderBy(desc(projectErrors.seq))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db.select({ total: count() }).from(projectErrors).innerJoin(projects, eq(projects.id, projectErrors.projectId)).where(where),
+    ]);
+    return { rows, total };
+  }
 }

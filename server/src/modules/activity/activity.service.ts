@@ -47,4 +47,22 @@ export class ActivityService {
       ...pageAnswer(page, pageSize, total),
     };
   }
+
+  /** Errors across the account's projects (the console's browser alerts). */
+  async accountErrors(accountId: string, paging: Paging | undefined) {
+    const { page, pageSize, ...window } = pageOf(paging);
+    const { rows, total } = await this.repo.accountErrorsPage(accountId, window);
+    return {
+      errors: rows.map(({ error: e, projectName }) => ({
+        id: e.id,
+        kind: e.kind,
+        severity: e.severity,
+        message: e.message,
+        created_at: e.createdAt.toISOString(),
+        project_id: e.projectId,
+        project_name: projectName,
+      })),
+      ...pageAnswer(page, pageSize, total),
+    };
+  }
 }

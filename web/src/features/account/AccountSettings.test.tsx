@@ -57,3 +57,29 @@ it('the server refusing the address shows its message', async () => {
   fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
   expect((await screen.findByRole('alert')).textContent).toBe('body/email must match format "email"');
 });
+
+it("push notifications need the browser's permission: refused, nothing is saved and the page says why", async () => {
+  const fetchMock = mockFetch(() => ({ body: account }));
+  (globalThis as unknown as { Notification: unknown }).Notification = { permission: 'denied', requestPermission: async () => 'denied' };
+  try {
+    renderWithProviders(<NotificationsSection account={account} />);
+    fireEvent.click(screen.getByRole('switch', { name: /Push notifications/ }));
+    expect((await screen.findByRole('alert')).textContent).toBe("Notifications are blocked for this site in the browser's settings.");
+    expect(fetchMock).not.toHaveBeenCalled();
+  } finally {
+    delete (globalThis as unknown as { Notification?: unknown }).Notification;
+  }
+});
+
+it('push notifications allowed by the browser are saved on the account', async () => {
+  const fetchMock = mockFetch((_path, body) => ({ body: { ...account, notifications: { ...account.notifications, ...(body as { notifications: object }).notifications } } }));
+  (globalThis as unknown as { Notification: unknown }).Notification = { permission: 'default', requestPermission: async () => 'granted' };
+  try {
+    renderWithProviders(<NotificationsSection account={account} />);
+    fireEvent.click(screen.getByRole('switch', { name: /Push notifications/ }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ notifications: { push: true } });
+  } finally {
+    delete (globalThis as unknown as { Notification?: unknown }).Notification;
+  }
+});

@@ -1,11 +1,21 @@
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getAccountDetails, getGetAccountDetailsQueryKey } from '../../api/generated/accounts/accounts';
 import type { Account, NotificationPreferences } from '../../api/generated/model';
+import { FormError } from '../../components/FormError';
 import { Switch } from './Switch';
+
+/** Browser alerts need the browser's permission: asked when the switch goes on. */
+async function allowBrowserAlerts(): Promise<string | null> {
+  if (typeof Notification === 'undefined') return 'This browser can not show notifications.';
+  const permission = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+  return permission === 'granted' ? null : "Notifications are blocked for this site in the browser's settings.";
+}
 
 /** Kept on the account by the server: the same in every browser the developer signs in from. */
 export function NotificationsSection({ account }: { account: Account }) {
   const queryClient = useQueryClient();
+  const [pushError, setPushError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (change: Partial<NotificationPreferences>) => getAccountDetails({ notifications: change }),
     onSuccess: (acc) => queryClient.setQueryData(getGetAccountDetailsQueryKey(), acc),
@@ -22,7 +32,18 @@ export function NotificationsSection({ account }: { account: Account }) {
         checked={shown.email}
         onChange={(email) => save.mutate({ email })}
       />
-      <Switch label="Push notifications" description="Alerts in this browser." checked={shown.push} onChange={(push) => save.mutate({ push })} />
+      <Switch
+        label="Push notifications"
+        description="Alerts in this browser."
+        checked={shown.push}
+        onChange={async (push) => {
+          setPushError(null);
+          const refused = push ? await allowBrowserAlerts() : null;
+          if (refused) setPushError(refused);
+          else save.mutate({ push });
+        }}
+      />
+      <FormError message={pushError} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { Logo } from '../../components/Logo';
 import { PageLoader } from '../../components/States';
 import { getEmail, signOut } from '../../lib/session';
 import { useTokenGate } from './useTokenGate';
+import { BrowserAlerts } from '../alerts/BrowserAlerts';
 import '../../styles/console.css';
 
 interface NavItem {
@@ -114,6 +115,7 @@ export default function ConsoleLayout() {
       </a>
       <ConsoleHeader />
       <ConsoleNav />
+      <BrowserAlerts />
       <main id="main" className="console-main">
         <Suspense fallback={<PageLoader />}>
           <Outlet />

@@ -344,3 +344,100 @@ export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProje
 
 
 
+/**
+ * What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it.
+ */
+export const getListAccountErrorsUrl = () => {
+
+
+  
+
+  return `/errors`
+}
+
+export const listAccountErrors = async (activityPaging?: ActivityPaging, options?: RequestInit): Promise<ProjectErrorPage> => {
+  
+  return customFetch<ProjectErrorPage>(getListAccountErrorsUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      activityPaging,)
+  }
+);}
+
+
+
+
+
+export const getListAccountErrorsQueryKey = (activityPaging?: ActivityPaging,) => {
+    return [
+    `/errors`, activityPaging
+    ] as const;
+    }
+
+    
+export const getListAccountErrorsQueryOptions = <TData = Awaited<ReturnType<typeof listAccountErrors>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAccountErrorsQueryKey(activityPaging);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAccountErrors>>> = ({ signal }) => listAccountErrors(activityPaging, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAccountErrorsQueryResult = NonNullable<Awaited<ReturnType<typeof listAccountErrors>>>
+export type ListAccountErrorsQueryError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useListAccountErrors<TData = Awaited<ReturnType<typeof listAccountErrors>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ activityPaging: undefined |  ActivityPaging, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAccountErrors>>,
+          TError,
+          Awaited<ReturnType<typeof listAccountErrors>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAccountErrors<TData = Awaited<ReturnType<typeof listAccountErrors>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAccountErrors>>,
+          TError,
+          Awaited<ReturnType<typeof listAccountErrors>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAccountErrors<TData = Awaited<ReturnType<typeof listAccountErrors>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+
+export function useListAccountErrors<TData = Awaited<ReturnType<typeof listAccountErrors>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListAccountErrorsQueryOptions(activityPaging,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+

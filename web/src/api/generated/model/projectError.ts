@@ -12,4 +12,8 @@ export interface ProjectError {
   severity: ProjectErrorSeverity;
   message: string;
   created_at: string;
+  /** In the account's list (listAccountErrors): the project it happened in. */
+  project_id?: string;
+  /** In the account's list: that project's name. */
+  project_name?: string;
 }
