@@ -84,6 +84,10 @@ const withBody = endpoints.filter((e) => e.body !== 'none');
 describe.each(withBody)('$path', ({ path, auth, body }) => {
   test.each(jsonPayloads)('application/json: $name → 400 JSON', async ({ payload, message }) => {
     const res = await send(path, auth, 'application/json', payload);
+    if (payload === '' && body === 'optional') {
+      expect(res.statusCode).toBe(200); // the JSON header with no body is no body
+      return;
+    }
     if (payload.includes('__proto__')) {
       // Valid JSON: a 400 for missing fields where the body is required; never a 500, never an admin.
       expect(res.statusCode).toBeLessThan(500);

@@ -4,6 +4,7 @@
 // by the contract test.
 import fs from 'node:fs';
 import path from 'node:path';
+import secureJson from 'secure-json-parse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import YAML from 'yaml';
@@ -155,6 +156,21 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
     const body = route.schema.body as { content?: Record<string, { schema?: unknown }> } | undefined;
     const json = body?.content?.['application/json']?.schema;
     if (json) route.schema.body = json;
+  });
+
+  // An empty body sent with Content-Type: application/json is no body: clients that always send
+  // the header (hand-written fetch code) must not get a 400 where the body is optional; the guard
+  // below then decides (a required body: 400; an optional one: {}). Otherwise parsed as Fastify
+  // does, refusing __proto__ and constructor.prototype keys.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
 
   // The contract names application/octet-stream (file downloads); a parser for it keeps glue's
