@@ -155,7 +155,8 @@ describe('preflights', () => {
 
 describe('answers that concern no project', () => {
   test('a missing or unknown key is readable by an origin some project lists, by no other', async () => {
-    for (const headers of [{}, { 'x-api-key': 'not-a-key' }, { 'x-api-key': a.authKey }]) {
+    const keys: Record<string, string>[] = [{}, { 'x-api-key': 'not-a-key' }, { 'x-api-key': a.authKey }];
+    for (const headers of keys) {
       // (A's authentication key is not a bucket key: unknown to storage.)
       const res = await send({ method: 'GET', url: '/api/storage/v1/objects', headers }, ORIGIN_A);
       expect(res.statusCode).toBe(401);
