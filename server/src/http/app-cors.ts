@@ -7,10 +7,12 @@
 // with the allowed methods and headers, and echoes the Origin only when some project lists that
 // origin (the preflight grants nothing by itself). The real request then carries the key: it gets
 // Access-Control-Allow-Origin only when the key's project lists the origin, so a page on an
-// origin listed by project A can't read answers made with project B's key. An answer that
+// origin listed by project A can't read answers made with project B's key. An error that
 // concerns no project (a missing or unknown key, an unknown path, a reset or verify token that
 // was bad) is generic: it is readable by any origin some project lists, so the app can show why.
-// Keyless calls whose token names the project (reset, verify) set req.authProjectId once known.
+// A success is readable only under its project's list: keyless calls whose token names the project
+// (reset, verify) set req.authProjectId once known, and a route that forgot to name its project
+// fails closed (no grant) rather than open to every listed origin.
 // Errors carry the grant too (a 401 that should trigger a refresh, a 403, a 413 the app explains).
 // Origins are exact (scheme://host:port); no wildcards and no credentials (tokens travel in headers).
 //
@@ -91,16 +93,17 @@ export const appCorsPlugin = fp(
     };
     for (const prefix of APP_API_PREFIXES) app.options(`${prefix}*`, preflight);
 
-    const allowed = (req: FastifyRequest, origin: string) => {
+    const allowed = async (req: FastifyRequest, reply: FastifyReply, origin: string) => {
       const projectId = req.project?.id ?? req.authProjectId;
-      return projectId ? origins.originAllowedForProject(projectId, origin) : origins.originAllowedAnywhere(origin);
+      if (projectId) return origins.originAllowedForProject(projectId, origin);
+      return reply.statusCode >= 400 && origins.originAllowedAnywhere(origin);
     };
 
     app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
       if (req.method === 'OPTIONS' || !isAppApi(req.url)) return payload;
       reply.header('vary', varyWith(reply.getHeader('vary'), 'Origin'));
       const origin = req.headers.origin;
-      if (origin && (await allowed(req, origin))) {
+      if (origin && (await allowed(req, reply, origin))) {
         reply.header('access-control-allow-origin', origin);
         reply.header('access-control-expose-headers', EXPOSE_HEADERS);
       }
