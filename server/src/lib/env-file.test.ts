@@ -61,3 +61,8 @@ describe('loadEnvFile', () => {
     expect(() => loadEnvFile(file)).toThrow(`${file} cannot be read`);
   });
 });
+
+test('.env.example, copied as it is, is a well-formed .env', () => {
+  const example = fs.readFileSync(path.resolve(__dirname, '../../../.env.example'), 'utf8');
+  expect(envFileProblem(example)).toBeUndefined();
+});
