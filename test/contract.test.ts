@@ -79,7 +79,7 @@ test('a method the path does not take is 405 with Allow, in the error shape (TRA
   const get = await t.app.inject({ method: 'GET', url: '/api/storage/v1/objects/abc', headers: {} });
   expect(get.statusCode).toBe(401); // the path's own method still reaches its route
   const put = await t.app.inject({ method: 'PUT', url: '/api/storage/v1/objects/abc' });
-  expect({ status: put.statusCode, allow: put.headers.allow }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD' });
+  expect({ status: put.statusCode, allow: put.headers.allow }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, OPTIONS' });
   const options = await t.app.inject({ method: 'PATCH', url: '/api/auth/v1/signup' });
   expect({ status: options.statusCode, allow: options.headers.allow }).toEqual({ status: 405, allow: 'POST, OPTIONS' });
 });

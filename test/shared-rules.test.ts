@@ -12,10 +12,10 @@ test('project types and the password minimum are the contract\'s', () => {
 test('an origin is normalized, or refused when the contract refuses it', () => {
   expect(normalizeOrigin(' HTTPS://App.example.com/ ')).toBe('https://app.example.com');
   expect(normalizeOrigin('http://localhost:5173')).toBe('http://localhost:5173');
-  for (const bad of ['https://*.example.com', 'https://app.example.com:443', 'https://app.example.com/login', 'https://u:p@app.example.com', 'ftp://app.example.com', 'https://xn--bcher-kva.example', 'nope', ''])
+  for (const bad of ['https://*.example.com', 'https://app.example.com:443', 'https://app.example.com/login', 'https://u:p@app.example.com', 'ftp://app.example.com', 'https://xn--bcher-kva.example', 'http://localhost:65536', 'http://localhost:0', 'nope', ''])
     expect({ bad, origin: normalizeOrigin(bad) }).toEqual({ bad, origin: undefined });
   const pattern = new RegExp(schemas().Origin.pattern!);
-  for (const good of ['https://a.example.com:8443', 'http://127.0.0.1:3000']) expect(pattern.test(normalizeOrigin(good)!)).toBe(true);
+  for (const good of ['https://a.example.com:8443', 'http://127.0.0.1:3000', 'http://localhost:10000', 'http://localhost:54321', 'http://localhost:65535']) expect(pattern.test(normalizeOrigin(good)!)).toBe(true);
 });
 
 test('a site URL is stored without its trailing slash; empty clears it', () => {

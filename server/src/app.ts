@@ -43,6 +43,7 @@ import { docsPlugin } from './http/docs';
 import { onClientError } from './http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
 import { compressPlugin } from './http/compress';
+import { appCorsPlugin } from './http/app-cors';
 import type { Deps } from './deps';
 import { LookupCache } from './lib/lookup-cache';
 import { createAccountEvents } from './lib/account-events';
@@ -148,6 +149,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
   });
   await app.register(authUsersPlugin);
+  // One CORS policy for the app-facing APIs, from the allowed origins of the auth settings.
+  await app.register(appCorsPlugin, { origins: app.authUsers });
   await app.register(storagePlugin);
   await app.register(smtpPlugin);
   await app.register(databasePlugin);

@@ -1,4 +1,4 @@
-// CORS on /api/db/v1: the same per-project allowed origins as /api/auth/v1 (auth-users.cors.ts),
+// CORS on /api/db/v1: the one policy of every app API (server/src/http/app-cors.ts), from the project's allowed origins;
 // closed by default: a page on an origin project A lists can read answers made with A's key only.
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper, type Developer, type Project } from '../helpers/factories';

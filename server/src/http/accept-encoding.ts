@@ -1,5 +1,6 @@
 // Content-coding negotiation (RFC 9110 section 12.5.3), for the console's precompressed assets
 // (web-assets.ts) and large JSON answers (compress.ts). Pure: a header in, a coding out.
+import { varyWith } from './vary';
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
@@ -63,8 +64,5 @@ export function negotiateEncoding(header: string | string[] | undefined, availab
 
 /** Adds Accept-Encoding to a Vary header value without repeating it. */
 export function varyWithAcceptEncoding(current: string | number | string[] | undefined): string {
-  if (current === undefined || current === '') return 'Accept-Encoding';
-  const value = Array.isArray(current) ? current.join(', ') : String(current);
-  const tokens = value.split(',').map((t) => t.trim().toLowerCase());
-  return tokens.includes('accept-encoding') || tokens.includes('*') ? value : `${value}, Accept-Encoding`;
+  return varyWith(current, 'Accept-Encoding');
 }

@@ -110,7 +110,7 @@ export const CONTRACT_MODULES = [
 
 /**
  * The contract's routes with every module's handlers. The hooks its routes need come first: the
- * modules' own (the hosting gateway, CORS), the security headers, multipart (handlers stream forms).
+ * modules' own (the hosting gateway), the app APIs' CORS, the security headers, multipart (handlers stream forms).
  */
 export const contractPlugin = fp(
   async (app: FastifyInstance) => {
@@ -118,7 +118,7 @@ export const contractPlugin = fp(
     await registerContract(app, parts);
     app.decorate('operationsWithoutHandler', missingHandlers(parts.handlers));
   },
-  { name: 'hostbase-contract', dependencies: ['hostbase-contract-parts', 'hostbase-security-headers', '@fastify/multipart', ...CONTRACT_MODULES] },
+  { name: 'hostbase-contract', dependencies: ['hostbase-contract-parts', 'hostbase-security-headers', 'hostbase-app-cors', '@fastify/multipart', ...CONTRACT_MODULES] },
 );
 
 export function missingHandlers(handlers: HandlerMap): OperationId[] {
@@ -297,7 +297,7 @@ function allowedMethods(app: FastifyInstance, pathOnly: string): string[] {
   }, []);
   const methods = new Set(pathPatterns.filter((p) => p.pattern.test(pathOnly)).flatMap((p) => p.methods));
   if (!methods.size) return [];
-  // A wildcard OPTIONS route above the path (the end-user API's CORS preflight) answers it too.
+  // A wildcard OPTIONS route above the path (the app APIs' CORS preflight) answers it too.
   const segments = pathOnly.split('/');
   for (let i = segments.length - 1; i > 0; i--) {
     if (app.hasRoute({ method: 'OPTIONS', url: `${segments.slice(0, i).join('/')}/*` })) methods.add('OPTIONS');

@@ -1,17 +1,11 @@
 // Thin handlers keyed by operationId. Console operations (authUsers tag) act on a project the
 // developer owns (another account's project is a 404); app-side operations (endUserAuth tag) act
-// on the project of the x-api-key (req.project, set by the authKey verifier).
+// on the project of the x-api-key (req.project, set by the authKey verifier). Keyless ones (reset,
+// verify) name their project in req.authProjectId for CORS (http/app-cors.ts).
 import type { HandlerMap } from '../../http/types';
 import { Errors } from '../../http/errors';
 import { currentEndUser, keyProject, ownedProject } from '../../http/auth';
 import { endUserView, type AuthUsersService } from './auth-users.service';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The project a keyless app-side call turned out to concern (reset / verify tokens), for CORS. */
-    authProjectId?: string;
-  }
-}
 
 export function createAuthUsersHandlers(service: AuthUsersService): HandlerMap {
   return {

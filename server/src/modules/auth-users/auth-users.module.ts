@@ -1,5 +1,5 @@
 // Builds the end-user auth module: repository → service → handlers, the endUserBearer verifier
-// (run after authKey, so req.project is the key's project) and the CORS of /api/auth/v1.
+// (run after authKey, so req.project is the key's project). Its CORS: http/app-cors.ts.
 // As a plugin: decorates app.authUsers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -12,7 +12,6 @@ import { identityServiceDeps } from '../../lib/identity-deps';
 import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
-import { endUserCors } from './auth-users.cors';
 import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
@@ -58,7 +57,6 @@ export const authUsersPlugin = fp(
     const authUsers = createAuthUsersModule(app.deps);
     app.decorate('authUsers', authUsers.service);
     app.contractParts.add('auth-users', authUsers);
-    await app.register(endUserCors, { service: authUsers.service });
   },
   { name: 'hostbase-auth-users', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );

@@ -107,9 +107,9 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Au
         onChange={(e) => setOrigins(e.target.value)}
         hint={
           <>
-            One origin per line, like <code>{EXAMPLE_ORIGIN}</code> (scheme, host and optional port; no path). The app API is
-            closed to browsers by default: web pages can call it only from the origins listed here. Servers and mobile apps are
-            not affected.
+            One origin per line, like <code>{EXAMPLE_ORIGIN}</code> (scheme, host and optional port; no path). The app APIs
+            (auth, storage, database rows and live changes) are closed to browsers by default: web pages can call them only
+            from the origins listed here. Servers and mobile apps are not affected.
           </>
         }
       />

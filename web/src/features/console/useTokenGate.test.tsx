@@ -47,3 +47,30 @@ it('shows the screen when the server answers "True"', async () => {
   expect(await screen.findByText('secret console')).toBeTruthy();
   await waitFor(() => expect(localStorage.getItem('token')).toBe('good'));
 });
+
+it('a check that got no verdict (network failure, server down) keeps the token and asks again', async () => {
+  localStorage.setItem('token', 'good');
+  let calls = 0;
+  const fetchMock = jest.fn(async () => {
+    calls += 1;
+    if (calls === 1) throw new TypeError('Failed to fetch');
+    if (calls === 2) return { ok: false, status: 503, headers: new Headers({ 'content-type': 'application/json' }), text: async () => '{"message":"Service unavailable"}', json: async () => ({ message: 'Service unavailable' }) };
+    return { ok: true, status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: async () => '{"message":"True"}', json: async () => ({ message: 'True' }) };
+  });
+  (globalThis as unknown as { fetch: unknown }).fetch = fetchMock;
+  jest.useFakeTimers();
+  try {
+    renderWithProviders(<Gated />, { route: '/console', path: '/console', extraRoutes: loginRoute });
+    await waitFor(() => expect(calls).toBe(1));
+    expect(localStorage.getItem('token')).toBe('good');
+    await jest.advanceTimersByTimeAsync(1000);
+    await waitFor(() => expect(calls).toBe(2));
+    expect(localStorage.getItem('token')).toBe('good');
+    await jest.advanceTimersByTimeAsync(2000);
+    jest.useRealTimers();
+    expect(await screen.findByText('secret console')).toBeTruthy();
+    expect(localStorage.getItem('token')).toBe('good');
+  } finally {
+    jest.useRealTimers();
+  }
+});
