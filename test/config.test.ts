@@ -72,3 +72,12 @@ test('the version health reports is package.json\'s', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
   expect(loadConfig({ DATA_DIR: tmp(), npm_package_version: '9.9.9' }).version).toBe(pkg.version);
 });
+
+test('LOG_FORMAT: auto by default, json when asked or in production, anything else refused', () => {
+  const dir = tmp();
+  expect(loadConfig({ DATA_DIR: dir }).logFormat).toBe('auto');
+  expect(loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'json' }).logFormat).toBe('json');
+  expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' }).logFormat).toBe('json');
+  expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', LOG_FORMAT: 'auto' }).logFormat).toBe('json');
+  expect(() => loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'pretty' })).toThrow('LOG_FORMAT must be "json" or "auto", got "pretty"');
+});

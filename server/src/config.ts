@@ -33,6 +33,8 @@ export interface Config {
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
+  /** json: JSON lines always; auto: readable lines when stdout is a terminal (lib/log-format.ts). */
+  logFormat: 'json' | 'auto';
   trustProxy: boolean;
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
   siteRuntime: 'process' | 'docker';
@@ -107,6 +109,13 @@ function positive(env: Env, name: string, fallback: number): number {
   const n = int(env, name, fallback);
   if (n === 0) throw new Error(`${name} must be a positive integer, got "0"`);
   return n;
+}
+
+// Production logs go to collectors that want JSON lines whatever the terminal.
+function logFormat(env: Env): 'json' | 'auto' {
+  const raw = env.LOG_FORMAT || 'auto';
+  if (raw !== 'json' && raw !== 'auto') throw new Error(`LOG_FORMAT must be "json" or "auto", got "${raw}"`);
+  return env.NODE_ENV === 'production' ? 'json' : raw;
 }
 
 function siteRuntime(raw: string | undefined): 'process' | 'docker' {
@@ -199,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env),
     trustProxy,
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',

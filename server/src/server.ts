@@ -6,16 +6,21 @@
 // skip stopping the hosted sites. Should the shutdown hang, a watchdog stops the sites and exits.
 // If this process is killed outright, its sites die with it (the sandbox's --die-with-parent) and
 // the next start sweeps what they left (runtime.process.ts).
+import path from 'node:path';
 import { loadConfig } from './config';
 import { buildApp } from './app';
 import { PRIVATE_UMASK } from './lib/data-dir';
+import { EnvFileError, loadEnvFile } from './lib/env-file';
+import { loggerOptions } from './lib/log-format';
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
 async function main() {
   process.umask(PRIVATE_UMASK);
+  // `.env` of the directory the platform starts in (npm start: the repository), under the environment.
+  loadEnvFile(path.resolve('.env'));
   const config = loadConfig();
-  const app = await buildApp(config);
+  const app = await buildApp(config, { logger: loggerOptions(config) });
   let closing: Promise<void> | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) {
@@ -48,6 +53,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A bad .env is the operator's to fix, not a crash: its message without a stack.
+  console.error(err instanceof EnvFileError ? `hostbase: ${err.message}` : err);
   process.exit(1);
 });

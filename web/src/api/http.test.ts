@@ -45,3 +45,11 @@ it('sends {} when an optional JSON body is left out', async () => {
   await customFetch('/projects', { method: 'POST' });
   expect(fetchMock.mock.calls[1][1].body).toBeUndefined();
 });
+
+it('words a validation message for people and keeps the one sent in the body', async () => {
+  mockFetch(() => ({ status: 400, body: { message: 'body/new_password must NOT have fewer than 8 characters', code: 'VALIDATION' } }));
+  const err = (await customFetch('/account-details', { method: 'POST' }).catch((e: unknown) => e)) as ApiError;
+  expect(err.message).toBe('New password must NOT have fewer than 8 characters');
+  expect(err.serverMessage).toBe('New password must NOT have fewer than 8 characters');
+  expect(err.body).toEqual({ message: 'body/new_password must NOT have fewer than 8 characters', code: 'VALIDATION' });
+});

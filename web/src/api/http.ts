@@ -1,8 +1,9 @@
 // The one fetch wrapper of the web app: every generated hook calls customFetch.
 // Base URL /api, bearer token from localStorage "token", JSON bodies, and errors that
-// carry the server's message (or "HTTP Error: {status}" / "An unknown error occurred").
+// carry the server's message, worded for people (or "HTTP Error: {status}" / "An unknown error occurred").
 
 import { getToken } from '../lib/session';
+import { humanMessage } from './human-message';
 
 export const API_BASE = '/api';
 
@@ -11,7 +12,7 @@ export const UNKNOWN_ERROR = 'An unknown error occurred';
 /** An error answered by the server (non-OK status) or a network failure (status 0). */
 export class ApiError extends Error {
   readonly status: number;
-  /** The server's own `message`, when it sent one. */
+  /** The server's own `message` when it sent one, without validator paths (human-message.ts); `body` keeps it as sent. */
   readonly serverMessage?: string;
   readonly body?: unknown;
 
@@ -58,7 +59,8 @@ async function readBody(res: Response): Promise<unknown> {
 
 /** Turns a non-OK answer into the error the UI shows. */
 export function httpError(status: number, body: unknown): ApiError {
-  const serverMessage = messageOf(body);
+  const sent = messageOf(body);
+  const serverMessage = sent === undefined ? undefined : humanMessage(sent);
   return new ApiError(serverMessage ?? `HTTP Error: ${status}`, status, serverMessage, body);
 }
 

@@ -55,7 +55,7 @@ it('the server refusing the address shows its message', async () => {
   renderWithProviders(<ProfileSection account={account} />);
   fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'ada@x' } });
   fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
-  expect((await screen.findByRole('alert')).textContent).toBe('body/email must match format "email"');
+  expect((await screen.findByRole('alert')).textContent).toBe('Email must match format "email"');
 });
 
 it("push notifications need the browser's permission: refused, nothing is saved and the page says why", async () => {

@@ -51,7 +51,7 @@ it("shows the server's message when saving fails", async () => {
   renderWithProviders(<AuthSettingsPanel projectId="p1" />);
   fireEvent.change(await screen.findByLabelText('Site URL'), { target: { value: 'https://app.example.com/welcome' } });
   fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-  expect((await screen.findByRole('alert')).textContent).toBe('body/site_url must be an http(s) URL without query, fragment or credentials');
+  expect((await screen.findByRole('alert')).textContent).toBe('Site URL must be an http(s) URL without query, fragment or credentials');
 });
 
 it('shows the app API base of this origin and a sign-in example with the x-api-key header', async () => {
