@@ -25,29 +25,49 @@ export type Tx = Db;
 
 export type Charge<T> = { ok: true; value: T; usage: Usage } | { ok: false; usage: Usage; reason: 'quota' | 'gone' };
 
+/** The owner's plan and bytes stored (files, sites) as one statement; see usage(). */
+function usageQuery(db: Pick<Db, 'select'>, ownerId: ReturnType<typeof sql.placeholder>) {
+  const files = db
+    .select({ used: sql`coalesce(sum(${storageObjects.objectSize}), 0)` })
+    .from(storageObjects)
+    .innerJoin(projects, eq(projects.id, storageObjects.projectId))
+    .where(eq(projects.ownerId, accounts.id));
+  const hosting = db
+    .select({ used: sql`coalesce(sum(${siteDeployments.storedBytes}), 0)` })
+    .from(siteDeployments)
+    .innerJoin(projects, eq(projects.id, siteDeployments.projectId))
+    .where(eq(projects.ownerId, accounts.id));
+  return db
+    .select({ plan: accounts.plan, files: sql<string>`(${files})`, hosting: sql<string>`(${hosting})` })
+    .from(accounts)
+    .where(eq(accounts.id, ownerId))
+    .limit(1);
+}
+
 export class StorageRepository {
-  constructor(private readonly db: Db) {}
+  /** Every file listing runs these two: built once, prepared once per connection. */
+  private readonly usageStatement;
+  private readonly pageStatement;
+
+  constructor(private readonly db: Db) {
+    this.usageStatement = usageQuery(db, sql.placeholder('ownerId')).prepare('hostbase_storage_usage');
+    this.pageStatement = db
+      .select({ row: storageObjects, total: sql<string>`count(*) OVER ()` })
+      .from(storageObjects)
+      .where(eq(storageObjects.projectId, sql.placeholder('projectId')))
+      .orderBy(desc(storageObjects.createdAt), desc(storageObjects.objectId))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('hostbase_storage_page');
+  }
 
   /**
    * The owner's plan and the bytes stored across all of the owner's projects: files and sites. One
-   * statement (every listing reads it: three round trips cost more than the sums).
+   * statement (every listing reads it: three round trips cost more than the sums); outside a
+   * transaction a prepared one (building the query and planning it cost more than running it).
    */
-  async usage(ownerId: string, db: Pick<Db, 'select'> = this.db): Promise<Usage> {
-    const files = db
-      .select({ used: sql`coalesce(sum(${storageObjects.objectSize}), 0)` })
-      .from(storageObjects)
-      .innerJoin(projects, eq(projects.id, storageObjects.projectId))
-      .where(eq(projects.ownerId, accounts.id));
-    const hosting = db
-      .select({ used: sql`coalesce(sum(${siteDeployments.storedBytes}), 0)` })
-      .from(siteDeployments)
-      .innerJoin(projects, eq(projects.id, siteDeployments.projectId))
-      .where(eq(projects.ownerId, accounts.id));
-    const [row] = await db
-      .select({ plan: accounts.plan, files: sql<string>`(${files})`, hosting: sql<string>`(${hosting})` })
-      .from(accounts)
-      .where(eq(accounts.id, ownerId))
-      .limit(1);
+  async usage(ownerId: string, db?: Pick<Db, 'select'>): Promise<Usage> {
+    const [row] = db ? await usageQuery(db, sql.placeholder('ownerId')).execute({ ownerId }) : await this.usageStatement.execute({ ownerId });
     const filesBytes = Number(row?.files ?? 0);
     const hostingBytes = Number(row?.hosting ?? 0);
     return { plan: row?.plan ?? 'hobby', usedBytes: filesBytes + hostingBytes, filesBytes, hostingBytes };
@@ -85,13 +105,7 @@ export class StorageRepository {
 
   /** A page and the project's file count, in one statement (the count read apart only past the last page). */
   async page(projectId: string, limit: number, offset: number): Promise<{ rows: StorageObjectRow[]; total: number }> {
-    const found = await this.db
-      .select({ row: storageObjects, total: sql<string>`count(*) OVER ()` })
-      .from(storageObjects)
-      .where(eq(storageObjects.projectId, projectId))
-      .orderBy(desc(storageObjects.createdAt), desc(storageObjects.objectId))
-      .limit(limit)
-      .offset(offset);
+    const found = await this.pageStatement.execute({ projectId, limit, offset });
     if (found.length > 0) return { rows: found.map((f) => f.row), total: Number(found[0].total) };
     if (offset === 0) return { rows: [], total: 0 };
     const [total] = await this.db.select({ n: count() }).from(storageObjects).where(eq(storageObjects.projectId, projectId));
