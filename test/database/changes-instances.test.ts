@@ -3,10 +3,8 @@
 // embedded database). A stream on one instance sees the rows written through the other, under the
 // same rules, because every instance LISTENs to the database's notices and keeps nothing else.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/src/app';
-import { openDatabase, type Database } from '../../server/src/db/client';
-import { buildTestApp, type TestApp } from '../helpers/app';
-import { testDriver, urlWithDatabase } from '../helpers/test-db';
+import { buildTestApp, secondInstance, type TestApp } from '../helpers/app';
+import { testDriver } from '../helpers/test-db';
 import { createProject, registerDeveloper, signUpEndUser, type Developer } from '../helpers/factories';
 import { asApp, asOwner, baseUrl, makeTable, settle, subscribe, type SseStream } from './changes-helpers';
 
@@ -15,27 +13,21 @@ jest.setTimeout(30_000);
 let t: TestApp;
 let a: FastifyInstance;
 let b: FastifyInstance;
-let secondDatabase: Database | undefined;
+let second: Awaited<ReturnType<typeof secondInstance>>;
 let dev: Developer;
 const open: SseStream[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
   a = t.app;
-  let database = t.database;
-  if (testDriver() === 'postgres') {
-    const [{ name }] = await t.database.query<{ name: string }>('SELECT current_database() AS name');
-    database = secondDatabase = await openDatabase({ databaseUrl: urlWithDatabase(process.env.DATABASE_URL!, name), migrate: false, poolSize: 5 });
-  }
-  b = await buildApp({ ...t.config, webDir: undefined }, { database, logger: false });
-  await b.ready();
+  second = await secondInstance(t);
+  b = second.app;
   dev = await registerDeveloper(t);
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();
 });
 afterAll(async () => {
-  await b.close();
-  await secondDatabase?.close();
+  await second.close();
   await t.close();
 });
 

@@ -57,3 +57,28 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
 
 // Factories live in ./factories; re-exported here for the tests that import them with the app.
 export { registerDeveloper, type Developer } from './factories';
+
+/**
+ * A second instance of the platform on the test app's database, as a second server behind a load
+ * balancer: on PostgreSQL with connections of its own, on PGlite on the one embedded database.
+ * close() stops it (and its connections).
+ */
+export async function secondInstance(t: TestApp, poolSize = 5): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const { openDatabase } = await import('../../server/src/db/client');
+  const { testDriver, urlWithDatabase } = await import('./test-db');
+  let database = t.database;
+  let own: Database | undefined;
+  if (testDriver() === 'postgres') {
+    const [{ name }] = await t.database.query<{ name: string }>('SELECT current_database() AS name');
+    database = own = await openDatabase({ databaseUrl: urlWithDatabase(process.env.DATABASE_URL!, name), migrate: false, poolSize });
+  }
+  const app = await buildApp({ ...t.config, webDir: undefined }, { database, logger: false });
+  await app.ready();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await own?.close();
+    },
+  };
+}

@@ -2,10 +2,7 @@
 // database, as two servers behind a load balancer: a change made through one instance, or by any
 // statement at all, takes effect on the other at once, not after a time.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/src/app';
-import { openDatabase, type Database } from '../../server/src/db/client';
-import { buildTestApp, type TestApp } from '../helpers/app';
-import { testDriver, urlWithDatabase } from '../helpers/test-db';
+import { buildTestApp, secondInstance, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper, signUpEndUser, type Developer, type Project, onPlan } from '../helpers/factories';
 
 jest.setTimeout(30_000);
@@ -13,24 +10,18 @@ jest.setTimeout(30_000);
 let t: TestApp;
 let a: FastifyInstance;
 let b: FastifyInstance;
-let secondDatabase: Database | undefined;
+let second: Awaited<ReturnType<typeof secondInstance>>;
 let dev: Developer;
 beforeAll(async () => {
   t = await buildTestApp();
   a = t.app;
-  let database = t.database;
-  if (testDriver() === 'postgres') {
-    const [{ name }] = await t.database.query<{ name: string }>('SELECT current_database() AS name');
-    database = secondDatabase = await openDatabase({ databaseUrl: urlWithDatabase(process.env.DATABASE_URL!, name), migrate: false, poolSize: 5 });
-  }
-  b = await buildApp({ ...t.config, webDir: undefined }, { database, logger: false });
-  await b.ready();
+  second = await secondInstance(t);
+  b = second.app;
   dev = await registerDeveloper(t);
   await onPlan(t, dev, 'enterprise'); // more projects than Hobby's 3: this file is not about plan limits
 });
 afterAll(async () => {
-  await b.close();
-  await secondDatabase?.close();
+  await second.close();
   await t.close();
 });
 

@@ -2,10 +2,7 @@
 // M bytes uploaded, K end users signed in; two instances on one database add up; a bad range is
 // a 400; another account sees none of it.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../server/src/app';
-import { openDatabase, type Database } from '../../server/src/db/client';
-import { buildTestApp, type TestApp } from '../helpers/app';
-import { testDriver, urlWithDatabase } from '../helpers/test-db';
+import { buildTestApp, secondInstance, type TestApp } from '../helpers/app';
 import { applyRetention } from '../../server/src/modules/usage/retention';
 import { bucketUpload, createProject, registerDeveloper, signUpEndUser, type Developer, type Project } from '../helpers/factories';
 
@@ -15,7 +12,7 @@ type Classes = { s2xx: number; s3xx: number; s4xx: number; s5xx: number };
 
 let t: TestApp;
 let b: FastifyInstance;
-let secondDatabase: Database | undefined;
+let second: Awaited<ReturnType<typeof secondInstance>> | undefined;
 let dev: Developer;
 let other: Developer;
 let project: Project;
@@ -27,8 +24,7 @@ beforeAll(async () => {
   project = await createProject(t, dev);
 });
 afterAll(async () => {
-  await b?.close();
-  await secondDatabase?.close();
+  await second?.close();
   await t.close();
 });
 
@@ -176,13 +172,8 @@ test("another account's token sees no figures of the project, and its calls nami
 });
 
 test('two instances on one database add up', async () => {
-  let database = t.database;
-  if (testDriver() === 'postgres') {
-    const [{ name }] = await t.database.query<{ name: string }>('SELECT current_database() AS name');
-    database = secondDatabase = await openDatabase({ databaseUrl: urlWithDatabase(process.env.DATABASE_URL!, name), migrate: false, poolSize: 3 });
-  }
-  b = await buildApp({ ...t.config, webDir: undefined }, { database, logger: false });
-  await b.ready();
+  second = await secondInstance(t, 3);
+  b = second.app;
   await flush(t.app, b);
   const before = await report();
   await Promise.all([
