@@ -74,6 +74,6 @@ maybe('dashboard journey', () => {
 
     await page.getByRole('region', { name: 'Quick actions' }).getByRole('link', { name: 'Billing' }).click();
     await page.waitForURL('**/console/account#billing-title');
-    await page.getByRole('heading', { name: 'Billing' }).waitFor();
+    await page.getByRole('heading', { name: 'Billing', exact: true }).waitFor();
   });
 });
