@@ -14,7 +14,7 @@ import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
 import { createTestDatabase, testDriver, urlWithDatabase, type TestDatabase } from '../helpers/test-db';
 import { multipart as form } from '../helpers/factories';
 import { makeZip, multipart } from '../hosting/zips';
-import { freePort, send, siteGroups, startPlatform, stopPlatform, until, type Answer, type Platform } from './platform';
+import { alive, freePort, send, siteGroups, startPlatform, stopPlatform, until, type Answer, type Platform } from './platform';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 const onPostgres = testDriver() === 'postgres';
@@ -265,6 +265,26 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
     }, 50, 200),
   ).toBe(true);
   differ(logs[0], logs[1]);
+
+  // The instances' own route answers nothing to anyone else, with or without a made-up token.
+  for (const headers of [{}, { 'x-hostbase-peer': 'a-guess' }]) {
+    const probe = await via('runner route', 'POST', '/_hostbase/runner/ensure', JSON.stringify({ projectId, deploymentId }), { 'content-type': 'application/json', ...headers });
+    expect(probe.status).toBe(404);
+  }
+
+  // The runner stops (SIGTERM): its site stops with it and the lease is given back; the other
+  // instance takes over at its next request for the site, with a process of its own, still one.
+  const runner = platforms.find((p) => p.child.pid === groups[0].serverPid)!;
+  const other = platforms.find((p) => p !== runner)!;
+  runner.child.kill('SIGTERM');
+  expect(await runner.exited).toBe(0);
+  expect(await until(() => groups[0].pids.every((pid) => !alive(pid)))).toBe(true);
+  const after = await send(other.port, 'GET', '/after', undefined, { host });
+  expect(after.status).toBe(200);
+  expect(JSON.parse(after.body).process).not.toBe([...processes][0]);
+  const moved = siteGroups(deploymentId);
+  expect(moved).toHaveLength(1);
+  expect(moved[0].serverPid).toBe(other.child.pid);
 }, 300_000);
 
 /** A GET through the balancer whose body is kept as bytes. */
