@@ -267,7 +267,7 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   differ(logs[0], logs[1]);
 
   // The instances' own route answers nothing to anyone else, with or without a made-up token.
-  for (const headers of [{}, { 'x-hostbase-peer': 'a-guess' }]) {
+  for (const headers of [{}, { 'x-hostbase-peer': 'a-guess' }] as Record<string, string>[]) {
     const probe = await via('runner route', 'POST', '/_hostbase/runner/ensure', JSON.stringify({ projectId, deploymentId }), { 'content-type': 'application/json', ...headers });
     expect(probe.status).toBe(404);
   }
