@@ -75,7 +75,9 @@ export async function startPlatform(env: Record<string, string>, port: number): 
 export async function stopPlatform(p: Platform | undefined): Promise<void> {
   if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
   p.child.kill('SIGTERM');
-  const done = await Promise.race([p.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 30_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const done = await Promise.race([p.exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), 30_000)))]);
+  clearTimeout(timer);
   if (!done) p.child.kill('SIGKILL');
 }
 
