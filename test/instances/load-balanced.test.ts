@@ -285,6 +285,16 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   const moved = siteGroups(deploymentId);
   expect(moved).toHaveLength(1);
   expect(moved[0].serverPid).toBe(other.child.pid);
+
+  // Every site request was counted once, by the instance the client reached (a forwarded one is
+  // not counted again by the runner): 2 static pages, 4 Node answers, 1 after the hand-over. The
+  // stopped runner saved its counts when it closed; the report saves the other's.
+  const total = async () => {
+    const report = await send(other.port, 'POST', `/api/project/${projectId}/hosting/traffic`, '{}', { 'content-type': 'application/json', authorization: `Bearer ${token}` });
+    return (JSON.parse(report.body).traffic as { requests: number }[]).reduce((n, h) => n + h.requests, 0);
+  };
+  expect(await until(async () => (await total()) >= 7, 50, 200)).toBe(true);
+  expect(await total()).toBe(7);
 }, 300_000);
 
 /** A GET through the balancer whose body is kept as bytes. */

@@ -184,7 +184,7 @@ export class Gateway {
     try {
       upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment), { forRequest: true, forwarded: fromPeer });
     } catch {
-      this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
+      if (!fromPeer) this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
       return refuseUpgrade(socket, 503, 'Service Unavailable');
     }
     if (socket.destroyed) return;
@@ -195,7 +195,8 @@ export class Gateway {
       upstream,
       forwardedFor,
       forwardedProto,
-      done: (status, bytesIn, bytesOut) => this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut),
+      // A request another instance forwarded is counted there, once.
+      done: (status, bytesIn, bytesOut) => (fromPeer ? undefined : this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut)),
     });
   }
 
@@ -223,13 +224,15 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
   const urlPath = req.url.split('?')[0];
   let upstream;
   const fromPeer = isPeerRequest(req.headers, d.peerToken);
+  // A request another instance forwarded is counted there (traffic, errors, bandwidth), once.
+  const record: TrafficCounter['record'] = (...args) => (fromPeer ? undefined : d.traffic.record(...args));
   try {
     upstream = await d.runtime.ensure(d.service.specOf(project, deployment), { forRequest: true, forwarded: fromPeer });
     // This instance may still run an older deployment of the project (switched elsewhere).
     const running = d.runtime.running(project.id);
     if (running && running.deploymentId !== deployment.id) void d.runtime.retire(project.id, deployment.id);
   } catch {
-    d.traffic.record(project.id, 503, urlPath, bytesIn, 0);
+    record(project.id, 503, urlPath, bytesIn, 0);
     return reply.code(503).type('text/html; charset=utf-8').header('retry-after', '5').send(unavailablePage());
   }
   // The client's own X-Forwarded-* are replaced: only this gateway's are true (or, for a request
@@ -255,7 +258,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
           done(null, chunk);
         },
       });
-      counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
+      counted.on('end', () => record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
       res.on('error', (err) => counted.destroy(err));
       res.pipe(counted);
       resolve(reply.code(res.statusCode ?? 502).headers(endToEndHeaders(res.headers)).send(counted));
@@ -263,7 +266,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
     up.setTimeout(60_000, () => up.destroy(new Error('upstream timeout')));
     up.on('error', () => {
       if (reply.sent) return;
-      d.traffic.record(project.id, 502, urlPath, bytesIn, 0);
+      record(project.id, 502, urlPath, bytesIn, 0);
       resolve(reply.code(502).type('text/html; charset=utf-8').send(unavailablePage()));
     });
     const counter = new PassThrough({
