@@ -7,6 +7,7 @@
 // runs once (SITE_RUNNER=lease): both instances answer with the same process, whose log both show.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'otplib';
@@ -34,12 +35,37 @@ const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => S3rve
 const nodeSite = `
 const http = require('http');
 const me = require('crypto').randomUUID();
-http.createServer((req, res) => {
+const server = http.createServer((req, res) => {
   console.log('request ' + req.url + ' for ' + req.headers['x-forwarded-for']);
   res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ process: me, url: req.url }));
-}).listen(process.env.PORT);
+  res.end(JSON.stringify({ process: me, url: req.url, peer: req.headers['x-hostbase-peer'] || null }));
+});
+// A WebSocket upgrade answers 101, then (raw, no frames: the tunnel passes bytes) its process and what it was told, and closes.
+server.on('upgrade', (req, socket) => {
+  socket.end('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n\\r\\n' + JSON.stringify({ process: me, peer: req.headers['x-hostbase-peer'] || null }));
+});
+server.listen(process.env.PORT);
 `;
+
+/** An upgrade (as a WebSocket starts) straight to one instance's port: the status and the bytes after it. */
+function upgrade(port: number, host: string): Promise<{ status: number; data: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/ws', agent: false, headers: { host, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+    req.on('upgrade', (res, socket, head) => {
+      let data = head.toString();
+      socket.on('data', (c: Buffer) => (data += c.toString()));
+      socket.on('close', () => resolve({ status: res.statusCode ?? 0, data }));
+      socket.on('error', reject);
+    });
+    req.on('response', (res) => {
+      let data = '';
+      res.on('data', (c: Buffer) => (data += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, data }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 let work: string;
 let pg: TestDatabase | undefined;
@@ -248,6 +274,14 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   differ(answers[0], answers[1]);
   const processes = new Set(answers.map((a) => JSON.parse(a.body).process));
   expect(processes.size).toBe(1);
+  // The instances' token never reaches the site.
+  for (const a of answers) expect(JSON.parse(a.body).peer).toBeNull();
+  // Upgrades (WebSockets) reach the same process from either instance, tunnelled runner-ward.
+  for (const p of platforms) {
+    const up = await upgrade(p.port, host);
+    expect({ status: up.status, data: up.data }).toMatchObject({ status: 101 });
+    expect(JSON.parse(up.data)).toEqual({ process: [...processes][0], peer: null });
+  }
   // On this machine: one control group for the deployment, started by one of the two instances.
   const groups = siteGroups(deploymentId);
   expect(groups).toHaveLength(1);
@@ -287,19 +321,18 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   expect(moved[0].serverPid).toBe(other.child.pid);
 
   // Every site request was counted once, by the instance the client reached (a forwarded one is
-  // not counted again by the runner): 2 static pages, 4 Node answers, 1 after the hand-over. The
+  // not counted again by the runner): 2 static pages, 4 Node answers, 2 upgrades, 1 after the hand-over. The
   // stopped runner saved its counts when it closed; the report saves the other's.
   const total = async () => {
     const report = await send(other.port, 'POST', `/api/project/${projectId}/hosting/traffic`, '{}', { 'content-type': 'application/json', authorization: `Bearer ${token}` });
     return (JSON.parse(report.body).traffic as { requests: number }[]).reduce((n, h) => n + h.requests, 0);
   };
-  expect(await until(async () => (await total()) >= 7, 50, 200)).toBe(true);
-  expect(await total()).toBe(7);
+  expect(await until(async () => (await total()) >= 9, 50, 200)).toBe(true);
+  expect(await total()).toBe(9);
 }, 300_000);
 
 /** A GET through the balancer whose body is kept as bytes. */
 async function sendBinary(url: string): Promise<{ status: number; body: Buffer; upstream: string }> {
-  const http = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: lb, method: 'GET', path: url, agent: false }, (res) => {
       const chunks: Buffer[] = [];
