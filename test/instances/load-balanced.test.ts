@@ -264,9 +264,17 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
     return;
   }
   // A Node site deployed through the balancer runs once: both instances answer with one process.
+  // The first instance to start holds the runner lease; the deploy lands on the other one, which
+  // has the runner start the new deployment before it goes live.
+  const gatewayOnly = `127.0.0.1:${platforms[1].port}`;
+  const nextOnGatewayOnly = async () => {
+    if ((await via('health', 'GET', '/api/health')).upstream === gatewayOnly) await via('health', 'GET', '/api/health');
+  };
+  await nextOnGatewayOnly();
   const nodeZip = multipart({ domain: host, projectId, type: 'Node' }, { data: makeZip([{ name: 'server.js', data: nodeSite }]) });
   const nodeDeploy = await via('deploy node', 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, nodeZip.payload, { ...nodeZip.headers, authorization: `Bearer ${token}` });
   expect(nodeDeploy.status).toBe(200);
+  expect(nodeDeploy.upstream).toBe(gatewayOnly);
   const deploymentId = JSON.parse(nodeDeploy.body).deployment.id as string;
   const answers = [];
   for (let i = 0; i < 4; i++) answers.push(await via('node site', 'GET', `/hello-${i}`, undefined, { host }));
@@ -285,7 +293,7 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   // On this machine: one control group for the deployment, started by one of the two instances.
   const groups = siteGroups(deploymentId);
   expect(groups).toHaveLength(1);
-  expect(platforms.map((p) => p.child.pid)).toContain(groups[0].serverPid);
+  expect(groups[0].serverPid).toBe(platforms[0].child.pid);
   // The client's address reached the site through either instance (nginx's X-Forwarded-For).
   for (const a of answers) expect(JSON.parse(a.body).url).toMatch(/^\/hello-\d$/);
 
@@ -299,6 +307,19 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
     }, 50, 200),
   ).toBe(true);
   differ(logs[0], logs[1]);
+
+  // A deploy whose process cannot start, on the instance that does not run sites: refused with
+  // the site's own output (the runner's answer), and the live site is the same process.
+  await nextOnGatewayOnly();
+  const brokenZip = multipart({ domain: host, projectId, type: 'Node' }, { data: makeZip([{ name: 'server.js', data: 'console.error("cannot start: no config"); process.exit(3);' }]) });
+  const broken = await via('deploy broken node', 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, brokenZip.payload, { ...brokenZip.headers, authorization: `Bearer ${token}` });
+  expect(broken.upstream).toBe(gatewayOnly);
+  expect(broken.status).toBe(400);
+  expect(JSON.parse(broken.body).message).toMatch(/did not start/);
+  const brokenId = (JSON.parse((await post('deployments', `/api/project/${projectId}/deployments`, {}, token)).body).deployments as { id: string; status: string }[]).find((d) => d.status === 'failed')!.id;
+  const brokenLogs = JSON.parse((await post('logs', `/api/project/${projectId}/deployments/${brokenId}/logs`, {}, token)).body);
+  expect(brokenLogs.build_log).toContain('cannot start: no config');
+  for (let i = 0; i < 2; i++) expect(JSON.parse((await via('node site', 'GET', '/still', undefined, { host })).body).process).toBe([...processes][0]);
 
   // The instances' own route answers nothing to anyone else, with or without a made-up token.
   for (const headers of [{}, { 'x-hostbase-peer': 'a-guess' }] as Record<string, string>[]) {
@@ -321,14 +342,14 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   expect(moved[0].serverPid).toBe(other.child.pid);
 
   // Every site request was counted once, by the instance the client reached (a forwarded one is
-  // not counted again by the runner): 2 static pages, 4 Node answers, 2 upgrades, 1 after the hand-over. The
+  // not counted again by the runner): 2 static pages, 6 Node answers, 2 upgrades, 1 after the hand-over. The
   // stopped runner saved its counts when it closed; the report saves the other's.
   const total = async () => {
     const report = await send(other.port, 'POST', `/api/project/${projectId}/hosting/traffic`, '{}', { 'content-type': 'application/json', authorization: `Bearer ${token}` });
     return (JSON.parse(report.body).traffic as { requests: number }[]).reduce((n, h) => n + h.requests, 0);
   };
-  expect(await until(async () => (await total()) >= 9, 50, 200)).toBe(true);
-  expect(await total()).toBe(9);
+  expect(await until(async () => (await total()) >= 11, 50, 200)).toBe(true);
+  expect(await total()).toBe(11);
 }, 300_000);
 
 /** A GET through the balancer whose body is kept as bytes. */
