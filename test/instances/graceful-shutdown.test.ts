@@ -16,7 +16,7 @@ const slowSite = `
 const http = require('http');
 http.createServer((req, res) => {
   console.log('got ' + req.url);
-  if (req.url === '/slow') return void setTimeout(() => res.end('slow and done'), 4000);
+  if (req.url === '/slow') return void setTimeout(() => res.end('slow and done'), 6000);
   res.end('ok');
 }).listen(process.env.PORT);
 `;

@@ -171,6 +171,10 @@ export class LeasedRuntime implements Runtime {
         const body = answer.json as { message: string; log: string };
         throw new RuntimeStartError(body.message, body.log);
       }
+      if (answer.status === 404 && !(answer.json as { message?: string } | undefined)?.message?.startsWith('Deployment')) {
+        // The runner did not recognise this instance's token: the instances do not share JWT_SECRET.
+        this.o.log.error({ runner: holder.url }, 'hosting: the instance that runs sites refused this one: do all instances share JWT_SECRET?');
+      }
       if (answer.status !== 200) throw new RuntimeStartError(`The instance that runs hosted sites could not start this one (${answer.status}).`, '');
     }
     const target = new URL(holder.url);
