@@ -46,6 +46,17 @@ export async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  if (command === 'export') {
+    const file = path.resolve(out!);
+    const problem = await fsp.access(path.dirname(file)).then(
+      () => fsp.access(file).then(() => `${file} exists: choose another name (an export never overwrites a file)`, () => undefined),
+      () => `No folder ${path.dirname(file)} to write the archive in`,
+    );
+    if (problem) {
+      console.error(problem);
+      return 1;
+    }
+  }
   process.umask(PRIVATE_UMASK);
   loadEnvFile(path.resolve('.env'));
   const config = loadConfig();
@@ -61,15 +72,6 @@ export async function main(argv: string[]): Promise<number> {
     };
     if (command === 'export') {
       const file = path.resolve(out!);
-      await fsp.access(path.dirname(file)).catch(() => {
-        throw new BackupError(`No folder ${path.dirname(file)} to write the archive in`);
-      });
-      await fsp.access(file).then(
-        () => {
-          throw new BackupError(`${file} exists: choose another name (an export never overwrites a file)`);
-        },
-        () => undefined,
-      );
       const r = await exportProject(d, target, file);
       for (const w of r.warnings) console.warn(w);
       const c = r.manifest.counts;
