@@ -1,5 +1,5 @@
 // A project exported from one platform and imported into another (a different database, data
-// directory and JWT secret): rows with their access rules, files, the live static site, end users
+// directory, JWT secret and object store: files on disk there, an S3 server (s3rver) here): rows with their access rules, files, the live static site, end users
 // who can sign in, the mail domain and mailboxes, and the app keys all come back; a corrupt,
 // truncated, newer-format or clashing archive is refused with its reason and writes nothing.
 import fs from 'node:fs';
@@ -15,6 +15,10 @@ import { importProject } from '../../server/src/modules/backup/import';
 import { TarWriter, extractTar } from '../../server/src/modules/backup/tar';
 
 jest.setTimeout(120_000);
+
+// s3rver is CommonJS without types; this is the little of it used here.
+const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+let s3server: InstanceType<typeof S3rver>;
 
 const depsOf = (t: TestApp): BackupDeps => ({
   database: t.app.deps.database,
@@ -134,13 +138,16 @@ beforeAll(async () => {
   // The source is gone (PostgreSQL's roles are server-wide: both test databases share them).
   expect((await a.post(`/project/${project.id}/delete`, { confirm: project.subdomain }, token)).statusCode).toBeLessThan(300);
 
-  b = await buildTestApp({ PLATFORM_DOMAIN: 'a.test' });
+  s3server = new S3rver({ address: '127.0.0.1', port: 0, directory: path.join(work, 's3'), silent: true });
+  const { port } = await s3server.run();
+  b = await buildTestApp({ PLATFORM_DOMAIN: 'a.test', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER', S3_BUCKET: 'restored' });
   ownerB = await registerDeveloper(b);
 });
 
 afterAll(async () => {
   await a?.close();
   await b?.close();
+  await s3server?.close();
   await fsp.rm(work, { recursive: true, force: true });
 });
 
@@ -275,7 +282,9 @@ describe('the restored project', () => {
     expect((await app(b, seen.authKey, '/auth/v1/signin', { ...USER, password: 'wrong password here' })).statusCode).toBe(401);
   });
 
-  test('its files download with the same bytes and its site serves', async () => {
+  test('its files download with the same bytes (from the S3 store now) and its site serves', async () => {
+    expect(b.app.deps.objectStore.constructor.name).toBe('S3ObjectStore');
+    expect(await objectsUnder(b, `projects/${project.id}/`)).toHaveLength(1);
     const res = await b.app.inject({ method: 'GET', url: seen.filePath });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(FILE)).toBe(true);
