@@ -174,10 +174,12 @@ curl -s $HB/project/$PROJECT_ID/smtp/add_account -H "$A" -H "$J" \\
   ];
 }
 
+/** The platform's domain as the page's host shows it (an IP address tells nothing: a placeholder). */
 function hostOf(url: string): string {
   try {
-    return new URL(url).hostname;
+    const host = new URL(url).hostname;
+    return /^[\d.]+$|^\[/.test(host) ? 'your-platform-domain' : host;
   } catch {
-    return 'your-hostbase.example';
+    return 'your-platform-domain';
   }
 }
