@@ -11,9 +11,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-test('the served spec (JSON and YAML) has one absolute server: {PUBLIC_URL}/api', async () => {
+test('the served spec (JSON and YAML) names {PUBLIC_URL}/api first', async () => {
   const json = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
-  expect(json.json().servers).toEqual([{ url: 'https://hostbase.example.com/api', description: expect.any(String) }]);
+  // First the absolute address (what generated clients take); then the page's own origin for Swagger UI.
+  expect(json.json().servers).toEqual([
+    { url: 'https://hostbase.example.com/api', description: expect.any(String) },
+    { url: '/api', description: expect.any(String) },
+  ]);
   const yaml = await t.app.inject({ method: 'GET', url: '/api/openapi.yaml' });
   expect(YAML.parse(yaml.body).servers[0].url).toBe('https://hostbase.example.com/api');
 });

@@ -9,12 +9,17 @@ import { docsSecurityHeaders } from './security-headers';
 
 /**
  * The contract as served: the committed file with its templated `servers` entry replaced by this
- * platform's absolute API address (`{PUBLIC_URL}/api`), so that a generated client, Swagger UI
- * or Postman imported from /api/openapi.json knows where to send calls without being told.
+ * platform's absolute API address (`{PUBLIC_URL}/api`) first, so that a generated client, Swagger
+ * UI or Postman imported from /api/openapi.json knows where to send calls without being told.
  */
 export function servedSpec(config: Pick<Config, 'publicUrl'>): ReturnType<typeof loadSpec> {
   const spec = loadSpec();
-  spec.servers = [{ url: `${config.publicUrl}/api`, description: 'This Hostbase platform (its PUBLIC_URL)' }];
+  spec.servers = [
+    { url: `${config.publicUrl}/api`, description: 'This Hostbase platform (its PUBLIC_URL)' },
+    // Swagger UI reached through another address than PUBLIC_URL (127.0.0.1 for localhost, a
+    // proxy's name) can pick this one: "Try it out" then stays on the page's own origin.
+    { url: '/api', description: 'The address this page was loaded from' },
+  ];
   return spec;
 }
 
