@@ -362,7 +362,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Creates a project with its own bucket, authentication service, database schema and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys. Counts against the plan's project limit (409 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+         * @description Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
          */
         post: operations["createProject"];
         delete?: never;
@@ -757,7 +757,7 @@ export interface paths {
         put?: never;
         /**
          * Delete an end user of a project
-         * @description Deletes the end user and ends their sessions; their rows of tables with the `owner` rule stay. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Deletes the end user of the project and ends their sessions. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["deleteAuthUser"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         put?: never;
         /**
          * Mail an end user a reset link
-         * @description Mails the end user a password reset link (from the project's mail domain when it is verified). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Mails the end user a password reset link. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["resetAuthUserPassword"];
         delete?: never;
@@ -818,7 +818,7 @@ export interface paths {
         put?: never;
         /**
          * List a project's end users
-         * @description A page of the project's end users (100 per page), newest first. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description A page of the project's end users (100 per page). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["listAuthUsers"];
         delete?: never;
@@ -1266,7 +1266,7 @@ export interface paths {
         put?: never;
         /**
          * Read a project's site traffic
-         * @description Requests per day, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getSiteTraffic"];
         delete?: never;
@@ -1286,7 +1286,7 @@ export interface paths {
         put?: never;
         /**
          * Delete files from a project's bucket (console)
-         * @description Deletes the given files of the project (ids of other projects' files are skipped, not counted) and their share links. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["deleteObjects"];
         delete?: never;
@@ -1306,7 +1306,7 @@ export interface paths {
         put?: never;
         /**
          * List a project's files (console)
-         * @description A page of the bucket's files (100 per page), newest first, with the storage used against the plan's quota. Changes nothing.
+         * @description A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
          */
         post: operations["listObjects"];
         delete?: never;
@@ -1326,7 +1326,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file to a project's bucket (console)
-         * @description Stores one file (multipart field `file`) in the project's bucket as its owner; a file with the same name is kept beside it. Counts against the plan's storage. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["uploadObject"];
         delete?: never;
@@ -1691,7 +1691,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a new verification link
-         * @description Mails the caller a new link that confirms their address (earlier links stop working); "Email already verified" when there is nothing to confirm.
+         * @description Mails the caller a link that confirms their address; "Email already verified" when there is nothing to confirm.
          */
         post: operations["sendEmailVerification"];
         delete?: never;
@@ -1709,7 +1709,7 @@ export interface paths {
         };
         /**
          * List the bucket's files (app)
-         * @description A page of the files of the key's bucket (100 per page), newest first. Called by apps with the bucket API key. Changes nothing.
+         * @description A page of the files of the key's bucket (100 per page). Called by apps with the bucket API key. Changes nothing.
          */
         get: operations["bucketListObjects"];
         put?: never;
@@ -1804,7 +1804,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in a developer
-         * @description Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but the failure counters.
+         * @description Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but sign-in bookkeeping (failure counts, the device).
          */
         post: operations["loginAccount"];
         delete?: never;
@@ -1888,7 +1888,7 @@ export interface paths {
         put?: never;
         /**
          * Check a developer token
-         * @description Answers "True" when the token is a valid, unrevoked developer token, "False" otherwise. Changes nothing.
+         * @description Answers "True" when the token is a valid, unrevoked developer token; any other token is a 401. Changes nothing.
          */
         post: operations["verifyToken"];
         delete?: never;

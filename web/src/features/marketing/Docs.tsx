@@ -189,7 +189,7 @@ npx hostbase logout`}</code>
           <h2 id="security">Security</h2>
           <ul>
             <li>Ship only the publishable key in a web page; keep the secret key on your server or in environment variables.</li>
-            <li>Set access rules on every table and folder your app uses: without one, apps get no access.</li>
+            <li>Give every table and folder your app uses an access rule; a table without one is closed to apps.</li>
             <li>List your app&apos;s origins in the project&apos;s Authentication settings; other pages get no CORS grant.</li>
             <li>Rotate keys from the console&apos;s API Keys page; the old key stops working at once.</li>
             <li>Turn on two-factor authentication for your account in Settings.</li>

@@ -137,7 +137,7 @@ export const useRegisterAccount = <TError = BadRequestResponse | MethodNotAllowe
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but the failure counters.
+ * Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but sign-in bookkeeping (failure counts, the device).
 
  * @summary Sign in a developer
  */
@@ -210,7 +210,7 @@ export const useLoginAccount = <TError = BadRequestResponse | UnauthorizedRespon
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Answers "True" when the token is a valid, unrevoked developer token, "False" otherwise. Changes nothing.
+ * Answers "True" when the token is a valid, unrevoked developer token; any other token is a 401. Changes nothing.
 
  * @summary Check a developer token
  */
@@ -827,7 +827,7 @@ export const useToggleMfa = <TError = BadRequestResponse | UnauthorizedResponse 
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Mails the caller a new link that confirms their address (earlier links stop working); "Email already verified" when there is nothing to confirm.
+ * Mails the caller a link that confirms their address; "Email already verified" when there is nothing to confirm.
 
  * @summary Mail a new verification link
  */

@@ -51,7 +51,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * A page of the project's end users (100 per page), newest first. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * A page of the project's end users (100 per page). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary List a project's end users
  */
@@ -234,7 +234,7 @@ export const useAddAuthUser = <TError = BadRequestResponse | UnauthorizedRespons
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Deletes the end user and ends their sessions; their rows of tables with the `owner` rule stay. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Deletes the end user of the project and ends their sessions. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Delete an end user of a project
  */
@@ -308,7 +308,7 @@ export const useDeleteAuthUser = <TError = BadRequestResponse | UnauthorizedResp
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Mails the end user a password reset link (from the project's mail domain when it is verified). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Mails the end user a password reset link. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Mail an end user a reset link
  */

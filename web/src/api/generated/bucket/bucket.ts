@@ -46,7 +46,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * A page of the files of the key's bucket (100 per page), newest first. Called by apps with the bucket API key. Changes nothing.
+ * A page of the files of the key's bucket (100 per page). Called by apps with the bucket API key. Changes nothing.
 
  * @summary List the bucket's files (app)
  */

@@ -527,7 +527,7 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
 
 
 /**
- * Requests per day, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Read a project's site traffic
  */

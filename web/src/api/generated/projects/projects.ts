@@ -232,7 +232,7 @@ export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResp
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Creates a project with its own bucket, authentication service, database schema and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys. Counts against the plan's project limit (409 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+ * Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
 
  * @summary Create a project
  */

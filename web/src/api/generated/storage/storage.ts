@@ -49,7 +49,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Stores one file (multipart field `file`) in the project's bucket as its owner; a file with the same name is kept beside it. Counts against the plan's storage. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Upload a file to a project's bucket (console)
  */
@@ -128,7 +128,7 @@ export const useUploadObject = <TError = BadRequestResponse | UnauthorizedRespon
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * A page of the bucket's files (100 per page), newest first, with the storage used against the plan's quota. Changes nothing.
+ * A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
 
  * @summary List a project's files (console)
  */
@@ -237,7 +237,7 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
 
 
 /**
- * Deletes the given files of the project (ids of other projects' files are skipped, not counted) and their share links. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Delete files from a project's bucket (console)
  */
