@@ -14,6 +14,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read (and optionally update) the caller's account
+         * @description Answers the caller's account. An empty body (the example) only reads. Given fields change it: `name` renames the account, `email` mails a confirmation link to the new address (the account keeps its address until the link is opened), `notifications` changes those preferences.
+         */
         post: operations["getAccountDetails"];
         delete?: never;
         options?: never;
@@ -30,7 +34,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The caller's activity log (every change the account made), newest first. */
+        /**
+         * List what the caller's account changed
+         * @description The caller's activity log (every change the account made), newest first.
+         *     Changes nothing.
+         */
         post: operations["listAccountActivity"];
         delete?: never;
         options?: never;
@@ -47,6 +55,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail an end user a reset link (app)
+         * @description Mails a reset link to the address when it belongs to an end user of the key's project; the answer is the same either way (no enumeration). The link opens the project's site URL, or the platform's own reset page.
+         */
         post: operations["endUserRequestPasswordReset"];
         delete?: never;
         options?: never;
@@ -63,6 +75,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Refresh an end user's session (app)
+         * @description Exchanges a refresh token for a new access token and a new refresh token; the old refresh token stops working (a reused one revokes the session). The example token is not a real one (401).
+         */
         post: operations["endUserRefresh"];
         delete?: never;
         options?: never;
@@ -79,7 +95,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Takes the token from the reset mail; the token itself names the project. */
+        /**
+         * Set an end user's new password from a reset link
+         * @description Takes the token from the reset mail; the token itself names the project.
+         *     The example token is not a real one, so trying it as is changes nothing.
+         */
         post: operations["endUserResetPassword"];
         delete?: never;
         options?: never;
@@ -96,6 +116,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in an end user (app)
+         * @description Checks the end user's email and password and starts a session (access and refresh token). Repeated failures are throttled (429). Changes nothing but the last sign-in time and failure counters.
+         */
         post: operations["endUserSignIn"];
         delete?: never;
         options?: never;
@@ -112,6 +136,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign out an end user (app)
+         * @description Revokes the refresh token, ending that session; access tokens already issued expire on their own. The example token is not a real one.
+         */
         post: operations["endUserSignOut"];
         delete?: never;
         options?: never;
@@ -128,6 +156,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign up an end user (app)
+         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+         */
         post: operations["endUserSignUp"];
         delete?: never;
         options?: never;
@@ -142,6 +174,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read the signed-in end user (app)
+         * @description The end user of the access token (Authorization: Bearer), in the key's project. Changes nothing.
+         */
         get: operations["endUserGetCurrent"];
         put?: never;
         post?: never;
@@ -160,6 +196,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Confirm an end user's email address
+         * @description Confirms the end user's address with the token of the verification mail (the token names the project). The token works once; the example one is not real.
+         */
         post: operations["endUserConfirmEmail"];
         delete?: never;
         options?: never;
@@ -176,6 +216,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail the signed-in end user a verification link (app)
+         * @description Mails the end user of the access token a link that confirms their address; "Email already verified" when there is nothing to confirm.
+         */
         post: operations["endUserSendVerification"];
         delete?: never;
         options?: never;
@@ -190,7 +234,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first). */
+        /**
+         * Read the caller's plan, limits and payments
+         * @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first).
+         *     Changes nothing.
+         */
         get: operations["getBilling"];
         put?: never;
         post?: never;
@@ -209,6 +257,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Change the caller's password
+         * @description Checks the current password, sets the new one, revokes every earlier developer token and returns a new one. A wrong current password is a 401 and changes nothing (as the example's does, unless it is yours).
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -225,6 +277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check whether a subdomain is free
+         * @description Whether a project could take this subdomain now: free, taken, invalid (3 to 63 lowercase letters, digits and inner hyphens) or reserved by the platform. Changes nothing.
+         */
         post: operations["checkSubdomain"];
         delete?: never;
         options?: never;
@@ -241,6 +297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Send a message to the Hostbase team
+         * @description Stores a message from the contact page for the team. Needs no credentials; throttled per address (429). Trying it sends the message.
+         */
         post: operations["submitContactMessage"];
         delete?: never;
         options?: never;
@@ -257,6 +317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a project (alias of create-project)
+         * @description The same call as createProject (POST /create-project), under the name older clients use.
+         */
         post: operations["createProjectAlias"];
         delete?: never;
         options?: never;
@@ -274,9 +338,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a payment order for a plan
          * @description An order for a plan at the payment provider (Razorpay in INR; the test provider when no
          *     Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
          *     refused with 409.
+         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
          */
         post: operations["createOrder"];
         delete?: never;
@@ -294,6 +360,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a project
+         * @description Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -309,6 +379,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Follow a table's changes live (app)
          * @description Live changes of a table as Server-Sent Events (text/event-stream), across every instance of
          *     the platform: an `INSERT`, `UPDATE` or `DELETE` event for each row change the caller may read
          *     under the table's access rule, with data `{"type","table","record"}` (for DELETE,
@@ -317,6 +388,7 @@ export interface paths {
          *     caller may not read the table. A stream that falls behind (1000 events waiting), loses the
          *     caller's access or misses notifications ends with an `error` event (data `{"message"}`):
          *     reconnect and re-read.
+         *     Changes nothing.
          */
         get: operations["subscribeDbChanges"];
         put?: never;
@@ -337,11 +409,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Delete rows (app)
          * @description Deletes the rows the filters match among those the caller may write.
          *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
          *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
          *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
          *     allows no such call.
+         *     The example's filter (`id` = -1) matches no row, so trying it as is changes nothing.
          */
         post: operations["deleteDbRows"];
         delete?: never;
@@ -360,11 +434,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Insert rows (app)
          * @description Inserts one or many rows (with the `owner` rule, owner_id is the end user).
          *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
          *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
          *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
          *     allows no such call.
+         *     Trying the example inserts a row into your table `todos` when the key's project has one the caller may write.
          */
         post: operations["insertDbRows"];
         delete?: never;
@@ -383,11 +459,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read rows (app)
          * @description Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
          *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
          *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
          *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
          *     allows no such call.
+         *     Changes nothing.
          */
         post: operations["selectDbRows"];
         delete?: never;
@@ -406,11 +484,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Update rows (app)
          * @description Updates the rows the filters match among those the caller may write.
          *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
          *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
          *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
          *     allows no such call.
+         *     The example's filter (`id` = -1) matches no row, so trying it as is changes nothing.
          */
         post: operations["updateDbRows"];
         delete?: never;
@@ -426,6 +506,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read an account by id
+         * @description The caller's own account by its id; any other id is 404. Changes nothing.
+         */
         get: operations["getDeveloper"];
         put?: never;
         post?: never;
@@ -444,6 +528,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Whether the caller's address is verified
+         * @description The caller's address and whether it has been confirmed. Changes nothing.
+         */
         post: operations["getEmailVerified"];
         delete?: never;
         options?: never;
@@ -460,7 +548,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it. */
+        /**
+         * List what went wrong in the caller's projects
+         * @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it.
+         *     Changes nothing.
+         */
         post: operations["listAccountErrors"];
         delete?: never;
         options?: never;
@@ -477,6 +569,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a password reset link
+         * @description Mails a reset link to the address when it belongs to an account; the answer is the same either way, so it tells nobody whether an account exists. Creates a one-time reset token.
+         */
         post: operations["forgotPassword"];
         delete?: never;
         options?: never;
@@ -493,6 +589,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a password reset link (alias of forgetPassword)
+         * @description The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
+         */
         post: operations["forgotPasswordAlias"];
         delete?: never;
         options?: never;
@@ -507,6 +607,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Check the platform and its database
+         * @description Whether the API is up and its database answers, with the database driver and the round-trip time. Needs no credentials. Changes nothing.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -525,6 +629,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List the caller's sites
+         * @description Every project of the caller with its site's status and live deployment. Changes nothing.
+         */
         post: operations["listSites"];
         delete?: never;
         options?: never;
@@ -541,7 +649,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description An order (as createOrder) with what the console needs to open the provider's checkout. */
+        /**
+         * Start a checkout for a plan
+         * @description An order (as createOrder) with what the console needs to open the provider's checkout.
+         *     Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         */
         post: operations["startPayment"];
         delete?: never;
         options?: never;
@@ -559,9 +671,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Pay an order with the test provider
          * @description The test provider's checkout ("Test payments: no money moves"): completes the caller's order
          *     and answers what a provider's checkout hands back (order_id, payment_id and the signature of
          *     `order_id|payment_id`), for verifyPayment. 404 when Razorpay is the provider.
+         *     Changes the caller's plan to the order's. The example names no order of yours (404), so trying it as is changes nothing.
          */
         post: operations["completeTestPayment"];
         delete?: never;
@@ -577,7 +691,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The plans with their prices and limits (the pricing page). A limit of null is unlimited. */
+        /**
+         * List the plans
+         * @description The plans with their prices and limits (the pricing page). A limit of null is unlimited.
+         *     Changes nothing.
+         */
         get: operations["listPlans"];
         put?: never;
         post?: never;
@@ -596,7 +714,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The project's activity log (the owner's changes to it), newest first. */
+        /**
+         * List what was changed in a project
+         * @description The project's activity log (the owner's changes to it), newest first.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listProjectActivity"];
         delete?: never;
         options?: never;
@@ -613,6 +735,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add an end user to a project
+         * @description Creates an end user of the project with this email and password, as the owner (the project's password rules apply). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["addAuthUser"];
         delete?: never;
         options?: never;
@@ -629,6 +755,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete an end user of a project
+         * @description Deletes the end user of the project and ends their sessions. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteAuthUser"];
         delete?: never;
         options?: never;
@@ -645,6 +775,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail an end user a reset link
+         * @description Mails the end user a password reset link. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["resetAuthUserPassword"];
         delete?: never;
         options?: never;
@@ -661,7 +795,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reads the settings; fields that are given are updated first. */
+        /**
+         * Read or change a project's authentication settings
+         * @description Reads the settings; fields that are given are updated first.
+         *     An empty body only reads. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["updateAuthSettings"];
         delete?: never;
         options?: never;
@@ -678,6 +816,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's end users
+         * @description A page of the project's end users (100 per page). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listAuthUsers"];
         delete?: never;
         options?: never;
@@ -694,6 +836,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the project's authentication key
+         * @description The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getAuthenticationDetails"];
         delete?: never;
         options?: never;
@@ -710,6 +856,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the project's bucket and its key
+         * @description The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getBucketDetails"];
         delete?: never;
         options?: never;
@@ -726,6 +876,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the live numbers of a project's site
+         * @description CPU, memory and network of the site's process (or container), its restarts and last exit. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getContainerStats"];
         delete?: never;
         options?: never;
@@ -742,7 +896,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400). */
+        /**
+         * Add a column
+         * @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["addDbColumn"];
         delete?: never;
         options?: never;
@@ -760,10 +918,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a table
          * @description Creates a table with typed columns. With no primary key column, an `id bigint` column generated
          *     by default as identity is added first. A foreign key names a column of another table of the
          *     project. 409 when the name is taken. The new table's access rule is `none` (no app access) unless
          *     `access` says otherwise.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["createDbTable"];
         delete?: never;
@@ -782,8 +942,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Drop a column
          * @description Drops a column. A primary key column, and `owner_id` of a table with the `owner` rule, can't be
          *     dropped (409); nor the last column.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["dropDbColumn"];
         delete?: never;
@@ -802,8 +964,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Drop a table
          * @description Drops a table and its rows, after the developer typed its name: `confirm` must equal `name`
          *     (400 otherwise). 409 when another table's foreign key references it.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["dropDbTable"];
         delete?: never;
@@ -821,7 +985,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed. */
+        /**
+         * Rename a column
+         * @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["renameDbColumn"];
         delete?: never;
         options?: never;
@@ -839,9 +1007,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Set a table's app access rule
          * @description Sets a table's app access rule (DbAccess); the database's row-level security policies and grants
          *     change in the same transaction. `owner` adds an `owner_id uuid` column when the table has none
          *     (existing rows get null: no end user owns them).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["setDbTableAccess"];
         delete?: never;
@@ -860,11 +1030,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Run a read-only SQL query
          * @description Runs one read-only query (SELECT, WITH, VALUES or TABLE) against the project's schema as the
          *     project's role, in a read-only transaction with the statement timeout; at most 1,000 rows are
          *     returned. A statement that is not a query, or several statements, is a 400; an error of the query
          *     itself (syntax, unknown table, a table of the platform or another project) is a 422 with
          *     PostgreSQL's message; a query over the timeout is a 422 too.
+         *     Read-only: changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["runDbSql"];
         delete?: never;
@@ -883,9 +1055,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * List a project's tables
          * @description The project's tables (its own PostgreSQL schema) with their columns, primary key, row count,
          *     size on disk, last modification and app access rule, and the database's size against the plan's
          *     limit. The schema and its roles are made on the project's first database call.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["listDbTables"];
         delete?: never;
@@ -903,7 +1077,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deletes the rows the filters match, as the project owner. */
+        /**
+         * Delete rows of a table (console)
+         * @description Deletes the rows the filters match, as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleDeleteDbRows"];
         delete?: never;
         options?: never;
@@ -920,7 +1098,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Inserts rows as the project owner. */
+        /**
+         * Insert rows into a table (console)
+         * @description Inserts rows as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleInsertDbRows"];
         delete?: never;
         options?: never;
@@ -937,7 +1119,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply). */
+        /**
+         * Read rows of a table (console)
+         * @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply).
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleSelectDbRows"];
         delete?: never;
         options?: never;
@@ -954,7 +1140,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Updates the rows the filters match, as the project owner. */
+        /**
+         * Update rows of a table (console)
+         * @description Updates the rows the filters match, as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleUpdateDbRows"];
         delete?: never;
         options?: never;
@@ -971,7 +1161,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deletes the project and everything in it (files, end users, sites, mail domain). */
+        /**
+         * Delete a project and everything in it
+         * @description Deletes the project and everything in it (files, end users, sites, mail domain).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteProject"];
         delete?: never;
         options?: never;
@@ -988,6 +1182,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's deployments
+         * @description The project's deployments, newest first, and which one is live. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listDeployments"];
         delete?: never;
         options?: never;
@@ -1004,7 +1202,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Makes an earlier deployment live again (rollback). */
+        /**
+         * Roll back to an earlier deployment
+         * @description Makes an earlier deployment live again (rollback).
+         *     The example ids name no deployment, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["activateDeployment"];
         delete?: never;
         options?: never;
@@ -1021,6 +1223,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a deployment's logs
+         * @description The build log and the runtime log (the site's output, newest last) of one deployment. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getDeploymentLogs"];
         delete?: never;
         options?: never;
@@ -1037,7 +1243,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first. */
+        /**
+         * List what went wrong in a project
+         * @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listProjectErrors"];
         delete?: never;
         options?: never;
@@ -1080,6 +1290,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a project's site traffic
+         * @description Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getSiteTraffic"];
         delete?: never;
         options?: never;
@@ -1096,6 +1310,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete files from a project's bucket (console)
+         * @description Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteObjects"];
         delete?: never;
         options?: never;
@@ -1112,6 +1330,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's files (console)
+         * @description A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+         */
         post: operations["listObjects"];
         delete?: never;
         options?: never;
@@ -1128,6 +1350,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Upload a file to a project's bucket (console)
+         * @description Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["uploadObject"];
         delete?: never;
         options?: never;
@@ -1144,7 +1370,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Issues a new key; the old one stops working at once. */
+        /**
+         * Rotate a project key
+         * @description Issues a new key; the old one stops working at once.
+         *     Apps using the old key stop working until they get the new one. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["rotateProjectKey"];
         delete?: never;
         options?: never;
@@ -1161,7 +1391,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The mailboxes of the project's domain. 409 while the domain is not verified. */
+        /**
+         * List the mailboxes of a mail domain
+         * @description The mailboxes of the project's domain. 409 while the domain is not verified.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listSmtpAccounts"];
         delete?: never;
         options?: never;
@@ -1179,8 +1413,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a mailbox
          * @description A mailbox {username}@{domain} on the project's verified domain (409 before verification),
          *     with a 5 GiB quota. The username and password rules are those of the fields below.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["addSmtpAccount"];
         delete?: never;
@@ -1199,12 +1435,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Add a project's mail domain
          * @description The project's one mail domain. The name is trimmed, lower-cased, a trailing dot dropped and an
          *     international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
          *     not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
          *     domain name (e.g., example.com)". 409 when the project already has a domain, or another project
          *     verified this one (an unverified claim blocks nobody). The platform generates the domain's DKIM key (RSA 2048; the private key is kept
          *     encrypted).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["addSmtpDomain"];
         delete?: never;
@@ -1222,7 +1460,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other. */
+        /**
+         * Change a mailbox password
+         * @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["changeSmtpAccountPassword"];
         delete?: never;
         options?: never;
@@ -1239,7 +1481,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The full address (or the username) of a mailbox of the project's domain; 404 for any other. */
+        /**
+         * Remove a mailbox
+         * @description The full address (or the username) of a mailbox of the project's domain; 404 for any other.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["removeSmtpAccount"];
         delete?: never;
         options?: never;
@@ -1256,7 +1502,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's. */
+        /**
+         * Remove a project's mail domain
+         * @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["removeSmtpDomain"];
         delete?: never;
         options?: never;
@@ -1274,9 +1524,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read a project's mail domain and its DNS records
          * @description The project's domain and the DNS records to publish (all TTL 3600): MX at @ (priority 10, the
          *     platform's mail host), TXT SPF at @, TXT DMARC at _dmarc and TXT DKIM at {selector}._domainkey.
          *     With no domain: domain and date null, verified false, no records.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getSmtpDomainDetails"];
         delete?: never;
@@ -1295,12 +1547,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Check a mail domain's DNS records
          * @description Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
          *     found as published; otherwise 200 with a message naming each missing or wrong record. A
          *     domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
          *     the domain is not the project's. Several projects may claim a name while it is unverified
          *     (each with its own DKIM key, which only the name's owner can publish); 409 when another
          *     project verified it first.
+         *     Records the outcome of the check. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["verifySmtpDomain"];
         delete?: never;
@@ -1318,6 +1572,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Deploy a site from a zip
+         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["uploadSiteZip"];
         delete?: never;
         options?: never;
@@ -1334,7 +1592,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description One project's usage, as getAccountUsage, with the owner's plan limits. */
+        /**
+         * Read one project's usage
+         * @description One project's usage, as getAccountUsage, with the owner's plan limits.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getProjectUsage"];
         delete?: never;
         options?: never;
@@ -1351,6 +1613,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a project
+         * @description One of the caller's projects by its id (404 for any other). Changes nothing.
+         */
         post: operations["getProjectDetails"];
         delete?: never;
         options?: never;
@@ -1367,6 +1633,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List the caller's projects
+         * @description The caller's projects, newest first. Changes nothing.
+         */
         post: operations["listProjects"];
         delete?: never;
         options?: never;
@@ -1383,6 +1653,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a developer account
+         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+         */
         post: operations["registerAccount"];
         delete?: never;
         options?: never;
@@ -1399,6 +1673,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Set a new password from a reset link
+         * @description Sets the account's password with the token from the reset mail (in the path); the token works once, and every earlier developer token of the account is revoked. The example token is not a real one, so trying it as is changes nothing.
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -1414,8 +1692,10 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a file by its public share link
          * @description Public share link (also served at the bucket domain without the /api prefix). Streams the
          *     object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
+         *     Changes nothing.
          */
         get: operations["downloadObject"];
         put?: never;
@@ -1435,6 +1715,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a new verification link
+         * @description Mails the caller a link that confirms their address; "Email already verified" when there is nothing to confirm.
+         */
         post: operations["sendEmailVerification"];
         delete?: never;
         options?: never;
@@ -1449,8 +1733,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the bucket's files (app)
+         * @description A page of the files of the key's bucket (100 per page). Called by apps with the bucket API key. Changes nothing.
+         */
         get: operations["bucketListObjects"];
         put?: never;
+        /**
+         * Upload a file (app)
+         * @description Stores one file (multipart field `file`) in the key's bucket and answers its id. Counts against the plan's storage quota (413 past it). Trying it uploads the file you choose.
+         */
         post: operations["bucketUploadObject"];
         delete?: never;
         options?: never;
@@ -1465,9 +1757,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download a file (app)
+         * @description The bytes of one file of the key's bucket, with its stored Content-Type, ETag and Range support. Changes nothing.
+         */
         get: operations["bucketDownloadObject"];
         put?: never;
         post?: never;
+        /**
+         * Delete a file (app)
+         * @description Deletes one file of the key's bucket and its share link. The example id names no file, so trying it as is answers 404.
+         */
         delete: operations["bucketDeleteObject"];
         options?: never;
         head?: never;
@@ -1484,9 +1784,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Turn two-factor authentication on or off
          * @description With MFA off: a call without mfa_code starts enrollment (returns secret and otpauth_url);
          *     a call with a valid mfa_code enables MFA and returns recovery codes. With MFA on: a call
          *     with a valid mfa_code (or recovery code) disables it. `action` makes the intent explicit.
+         *     The example (`enroll`) only starts an enrollment: two-factor authentication stays off until a code confirms it.
          */
         post: operations["toggleMfa"];
         delete?: never;
@@ -1505,8 +1807,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read the usage of all the caller's projects
          * @description The caller's usage across all their projects for a range (default 7d): API requests by status
          *     class and site bandwidth per bucket, active end users per day, current totals and the plan's limits.
+         *     Changes nothing.
          */
         post: operations["getAccountUsage"];
         delete?: never;
@@ -1524,6 +1828,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in a developer
+         * @description Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but sign-in bookkeeping (failure counts, the device).
+         */
         post: operations["loginAccount"];
         delete?: never;
         options?: never;
@@ -1540,6 +1848,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Confirm an email address
+         * @description Confirms the account's address (or a changed address waiting for confirmation) with the token of the verification mail. The token works once; the example one is not real.
+         */
         post: operations["confirmEmail"];
         delete?: never;
         options?: never;
@@ -1556,6 +1868,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Complete a sign-in with a second factor (alias of verifyMFACode)
+         * @description The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
+         */
         post: operations["verifyMfaCodeAlias"];
         delete?: never;
         options?: never;
@@ -1573,10 +1889,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Verify a completed checkout
          * @description Checks the provider's signature of `order_id|payment_id` (HMAC-SHA256) and, when it holds,
          *     changes the caller's plan to the order's: once per order. A repeated verification (or one
          *     after the webhook) changes nothing and says "already verified". A signature that does not
          *     hold is a 400 and changes nothing; another account's order is a 404.
+         *     The example's signature does not hold (400), so trying it as is changes nothing.
          */
         post: operations["verifyPayment"];
         delete?: never;
@@ -1594,6 +1912,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a developer token
+         * @description Answers "True" when the token is a valid, unrevoked developer token; any other token is a 401. Changes nothing.
+         */
         post: operations["verifyToken"];
         delete?: never;
         options?: never;
@@ -1608,7 +1930,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The link in the verification mail; redirects to the console's /email-verified page. */
+        /**
+         * Open a verification link
+         * @description The link in the verification mail; redirects to the console's /email-verified page.
+         *     Marks the address verified when the token holds; the example token is not a real one.
+         */
         get: operations["confirmEmailLink"];
         put?: never;
         post?: never;
@@ -1627,6 +1953,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Complete a sign-in with a second factor
+         * @description The second step of a sign-in with two-factor authentication: a 6-digit code from the authenticator app (or an unused recovery code, which is then spent) and the `mfa_token` of the password step. Answers "verified" and a developer token.
+         */
         post: operations["verifyMfaCode"];
         delete?: never;
         options?: never;
@@ -1643,6 +1973,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a developer token (alias of verify-token)
+         * @description The same call as verifyToken (POST /verify-token), under the name older clients use.
+         */
         post: operations["verifyTokenAlias"];
         delete?: never;
         options?: never;
@@ -1660,10 +1994,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Receive a Razorpay payment event
          * @description Razorpay's webhook (events order.paid and payment.captured upgrade the order's account, as
          *     verifyPayment does). `X-Razorpay-Signature` must be the HMAC-SHA256 of the raw body with
          *     RAZORPAY_WEBHOOK_SECRET; events are stored by `X-Razorpay-Event-Id`, so a delivery seen
          *     before changes nothing ("duplicate"). 404 when no webhook secret is configured.
+         *     Without Razorpay's signature (as when tried from this page) it is refused and changes nothing.
          */
         post: operations["razorpayWebhook"];
         delete?: never;
@@ -2384,15 +2720,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The operation is in the contract but not implemented by this server yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /**
          * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
@@ -2478,10 +2805,22 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The project's id (Project.id).
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
         ProjectId: string;
+        /** @example todos */
         TableName: string;
-        /** @description A table of the key's project. */
+        /**
+         * @description A table of the key's project.
+         * @example todos
+         */
         TableNameApp: string;
+        /**
+         * @description The token from the link in the mail.
+         * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+         */
         Token: string;
     };
     requestBodies: never;
@@ -2499,6 +2838,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description When given and not the current address, a confirmation link is mailed to it; the address becomes the account's only when the link is opened (see `pending_email`). */
                     email?: components["schemas"]["Email"];
@@ -2519,6 +2859,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "mfa_enabled": false,
+                     *       "plan": "hobby",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "notifications": {
+                     *         "email": true,
+                     *         "push": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -2540,6 +2895,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -2550,6 +2911,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "f3b1c2d4-1111-4a2b-9c3d-5e6f7a8b9c0d",
+                     *           "operation_id": "createProject",
+                     *           "summary": "Created project Todo app",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app",
+                     *           "ip": "203.0.113.7",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityPage"];
                 };
             };
@@ -2570,6 +2950,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -2583,6 +2968,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -2606,6 +2996,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -2618,6 +3013,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Lp4nH7wQ2xT9kB5mV3cR8zF1sD6gJ0aY",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2638,6 +3048,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "rT7xK2mQ9vL4pW8sZ1yN5bF3",
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: components["schemas"]["NewPassword"];
                     token: string;
@@ -2651,6 +3067,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Password has been reset"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2671,6 +3092,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -2685,6 +3112,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2715,6 +3157,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -2727,6 +3174,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "signed out"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2747,6 +3199,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -2760,6 +3218,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2797,6 +3270,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *       "email": "grace@example.com",
+                     *       "email_verified": false,
+                     *       "last_login": "2026-11-21T14:05:12.000Z",
+                     *       "created_at": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUser"];
                 };
             };
@@ -2814,6 +3296,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "vT4xK2mQ9rL7pW8sZ1yN5bF3"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -2826,6 +3313,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2851,6 +3343,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Verification email sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2878,6 +3375,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": "hobby",
+                     *       "label": "Hobby",
+                     *       "provider": {
+                     *         "provider": "test",
+                     *         "name": "Test payments: no money moves"
+                     *       },
+                     *       "limits": {
+                     *         "projects": 3,
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000,
+                     *         "bandwidth_bytes": 5368709120,
+                     *         "mailboxes": 5
+                     *       },
+                     *       "usage": [
+                     *         {
+                     *           "limit": "projects",
+                     *           "label": "Projects",
+                     *           "used": 2,
+                     *           "allowed": 3,
+                     *           "unit": "count"
+                     *         },
+                     *         {
+                     *           "limit": "storage",
+                     *           "label": "Storage",
+                     *           "used": 104857600,
+                     *           "allowed": 1073741824,
+                     *           "unit": "bytes"
+                     *         }
+                     *       ],
+                     *       "payments": [],
+                     *       "plan_changes": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Billing"];
                 };
             };
@@ -2895,6 +3428,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "your-current-password",
+                 *       "new_password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     current_password: components["schemas"]["Password"];
                     new_password: components["schemas"]["NewPassword"];
@@ -2908,6 +3447,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "Password changed",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -2929,6 +3475,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subdomain": "todo-app"
+                 *     }
+                 */
                 "application/json": {
                     subdomain: string;
                 };
@@ -2941,6 +3492,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "available": true,
+                     *       "message": "Subdomain is available"
+                     *     }
+                     */
                     "application/json": {
                         available: boolean;
                         message?: string;
@@ -2966,6 +3523,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "message": "Hello! Do you offer a discount for student projects?"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     /** @description Trimmed; must not be only spaces. */
@@ -2981,6 +3545,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Message sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3001,6 +3570,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectName": "Todo app",
+                 *       "subdomain": "test",
+                 *       "description": "A shared todo list"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Trimmed; must not be only spaces. */
@@ -3016,6 +3592,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "project created",
+                     *       "project": {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         project: components["schemas"]["Project"];
@@ -3049,6 +3639,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "hobby"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     plan: "hobby" | "pro";
@@ -3062,6 +3657,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "created",
+                     *       "provider": "razorpay",
+                     *       "payment_id": null,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3084,6 +3692,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectName": "Todo app",
+                 *       "subdomain": "test",
+                 *       "description": "A shared todo list"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Trimmed; must not be only spaces. */
@@ -3099,6 +3714,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "project created",
+                     *       "project": {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         project: components["schemas"]["Project"];
@@ -3128,7 +3757,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
@@ -3169,13 +3801,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": -1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbDelete"];
             };
         };
@@ -3186,6 +3832,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3207,13 +3866,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "title": "Buy milk",
+                 *           "done": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbInsert"];
             };
         };
@@ -3224,6 +3896,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "inserted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3245,13 +3930,39 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "columns": [
+                 *         "id",
+                 *         "title",
+                 *         "done"
+                 *       ],
+                 *       "filters": [
+                 *         {
+                 *           "column": "done",
+                 *           "op": "eq",
+                 *           "value": false
+                 *         }
+                 *       ],
+                 *       "order": [
+                 *         {
+                 *           "column": "id",
+                 *           "ascending": false
+                 *         }
+                 *       ],
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbSelect"];
             };
         };
@@ -3262,6 +3973,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": 2,
+                     *           "title": "Write the docs",
+                     *           "done": false
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowPage"];
                 };
             };
@@ -3282,13 +4012,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": -1
+                 *         }
+                 *       ],
+                 *       "values": {
+                 *         "done": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbUpdate"];
             };
         };
@@ -3299,6 +4046,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "updated",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3320,6 +4080,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The account's id (Account.id).
+                 * @example 2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3332,6 +4096,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "mfa_enabled": false,
+                     *       "plan": "hobby",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "notifications": {
+                     *         "email": true,
+                     *         "push": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -3358,6 +4137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_verified: boolean;
@@ -3381,6 +4166,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -3391,6 +4182,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "id": "a1b2c3d4-2222-4e5f-8a9b-0c1d2e3f4a5b",
+                     *           "kind": "deploy_failed",
+                     *           "severity": "high",
+                     *           "message": "The deployment failed: package.json has no start script",
+                     *           "created_at": "2026-11-21T14:05:12.000Z",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
@@ -3412,6 +4222,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -3425,6 +4240,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -3447,6 +4267,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -3460,6 +4285,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -3488,6 +4318,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": {
+                     *         "status": "up",
+                     *         "driver": "postgres",
+                     *         "latency_ms": 1
+                     *       },
+                     *       "version": "0.1.0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -3519,6 +4360,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "domain": "todo-app.localhost",
+                     *         "status": "live",
+                     *         "type": "Static",
+                     *         "deployment_id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Site"][];
                 };
             };
@@ -3539,6 +4393,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "hobby"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     plan: "hobby" | "pro";
@@ -3552,6 +4411,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "created",
+                     *       "provider": "razorpay",
+                     *       "payment_id": null,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": null,
+                     *       "checkout": {
+                     *         "provider": "razorpay",
+                     *         "name": "Hostbase",
+                     *         "key_id": "rzp_test_1DP5mmOlF5G5ag",
+                     *         "description": "Hostbase Pro plan",
+                     *         "prefill_email": "ada@example.com"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3574,6 +4453,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "order_test_4f2a9c1e7b3d5a8c0e6f2b4d"
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                 };
@@ -3586,6 +4470,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_test_4f2a9c1e7b3d5a8c0e6f2b4d",
+                     *       "payment_id": "pay_test_8c0e6f2b4d4f2a9c1e7b3d5a",
+                     *       "signature": "5f1e3a7c9b2d4f6e8a0c1b3d5f7e9a2c4b6d8f0e1a3c5b7d9f2e4a6c8b0d1f3e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
@@ -3614,6 +4505,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "hobby",
+                     *         "label": "Hobby",
+                     *         "price_inr": 0,
+                     *         "purchasable": true,
+                     *         "limits": {
+                     *           "projects": 3,
+                     *           "database_bytes": 524288000,
+                     *           "storage_bytes": 1073741824,
+                     *           "monthly_active_users": 10000,
+                     *           "bandwidth_bytes": 5368709120,
+                     *           "mailboxes": 5
+                     *         }
+                     *       },
+                     *       {
+                     *         "name": "pro",
+                     *         "label": "Pro",
+                     *         "price_inr": 1499,
+                     *         "purchasable": true,
+                     *         "limits": {
+                     *           "projects": null,
+                     *           "database_bytes": 8589934592,
+                     *           "storage_bytes": 107374182400,
+                     *           "monthly_active_users": 100000,
+                     *           "bandwidth_bytes": 536870912000,
+                     *           "mailboxes": 50
+                     *         }
+                     *       },
+                     *       {
+                     *         "name": "enterprise",
+                     *         "label": "Enterprise",
+                     *         "price_inr": null,
+                     *         "purchasable": false,
+                     *         "limits": {
+                     *           "projects": null,
+                     *           "database_bytes": null,
+                     *           "storage_bytes": null,
+                     *           "monthly_active_users": null,
+                     *           "bandwidth_bytes": null,
+                     *           "mailboxes": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Plan"][];
                 };
             };
@@ -3626,12 +4563,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -3642,6 +4589,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "f3b1c2d4-1111-4a2b-9c3d-5e6f7a8b9c0d",
+                     *           "operation_id": "createProject",
+                     *           "summary": "Created project Todo app",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app",
+                     *           "ip": "203.0.113.7",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityPage"];
                 };
             };
@@ -3660,12 +4626,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "a-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -3679,6 +4655,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3698,12 +4679,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
@@ -3718,6 +4708,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3736,12 +4731,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
@@ -3756,6 +4760,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3775,12 +4784,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "allowed_origins": [
+                 *         "https://todo-app.example.com"
+                 *       ],
+                 *       "site_url": "https://todo-app.example.com"
+                 *     }
+                 */
                 "application/json": {
                     allowed_origins?: components["schemas"]["Origin"][];
                     block_common_passwords?: boolean;
@@ -3795,6 +4816,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://todo-app.example.com"
+                     *       ],
+                     *       "site_url": "https://todo-app.example.com",
+                     *       "block_common_passwords": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthSettings"];
                 };
             };
@@ -3813,12 +4843,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Pagination"];
             };
         };
@@ -3829,6 +4868,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "users": [
+                     *         {
+                     *           "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *           "email": "grace@example.com",
+                     *           "email_verified": false,
+                     *           "last_login": "2026-11-21T14:05:12.000Z",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthUserList"];
                 };
             };
@@ -3847,6 +4903,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -3859,6 +4919,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "hb_auth_8Wz1Nc6Yd0Sb5Ha4fJk9Qm2Xv7Lp3Rt"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                     };
@@ -3879,6 +4944,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -3891,6 +4960,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "todo-app.localhost",
+                     *       "bucketId": "bkt_3f9a1c7e5b2d8f04",
+                     *       "api_key": "hb_bucket_4fJk9Qm2Xv7Lp3Rt8Wz1Nc6Yd0Sb5Ha"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                         bucketId: string;
@@ -3913,12 +4989,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     domain?: string;
                     uid?: string;
@@ -3932,6 +5013,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cpu_percent": 1.5,
+                     *       "mem_percent": 12.4,
+                     *       "rx_mb": 3.2,
+                     *       "tx_mb": 18.7,
+                     *       "status": "running",
+                     *       "restarts": 0,
+                     *       "last_exit": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContainerStats"];
                 };
             };
@@ -3950,12 +5042,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": {
+                 *         "name": "due_at",
+                 *         "type": "timestamptz"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbColumnSpec"];
                     table: components["schemas"]["DbIdentifier"];
@@ -3969,6 +5074,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "due_at",
+                     *           "type": "timestamptz",
+                     *           "nullable": true,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -3989,12 +5145,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "todos",
+                 *       "columns": [
+                 *         {
+                 *           "name": "title",
+                 *           "type": "text",
+                 *           "not_null": true
+                 *         },
+                 *         {
+                 *           "name": "done",
+                 *           "type": "boolean",
+                 *           "not_null": true,
+                 *           "default": "false"
+                 *         }
+                 *       ],
+                 *       "access": "signed_in"
+                 *     }
+                 */
                 "application/json": {
                     access?: components["schemas"]["DbAccess"];
                     columns: components["schemas"]["DbColumnSpec"][];
@@ -4009,6 +5188,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 0,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 16384,
+                     *       "last_modified": "2026-11-20T09:30:00.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4029,12 +5250,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": "done"
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbIdentifier"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4048,6 +5279,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4067,12 +5331,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "todos",
+                 *       "confirm": "todos"
+                 *     }
+                 */
                 "application/json": {
                     confirm: string;
                     name: components["schemas"]["DbIdentifier"];
@@ -4086,6 +5360,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "dropped"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4105,12 +5384,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": "title",
+                 *       "new_name": "headline"
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbIdentifier"];
                     new_name: components["schemas"]["DbIdentifier"];
@@ -4125,6 +5415,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "headline",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4144,12 +5476,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "access": "owner"
+                 *     }
+                 */
                 "application/json": {
                     access: components["schemas"]["DbAccess"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4163,6 +5505,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "owner_id",
+                     *           "type": "uuid",
+                     *           "nullable": true,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "owner"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4182,12 +5575,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "select id, title from todos order by id limit 10"
+                 *     }
+                 */
                 "application/json": {
                     query: string;
                 };
@@ -4200,6 +5602,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "int8"
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text"
+                     *         }
+                     *       ],
+                     *       "rows": [
+                     *         [
+                     *           1,
+                     *           "Buy milk"
+                     *         ],
+                     *         [
+                     *           2,
+                     *           "Write the docs"
+                     *         ]
+                     *       ],
+                     *       "row_count": 2,
+                     *       "truncated": false,
+                     *       "duration_ms": 1.8
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbSqlResult"];
                 };
             };
@@ -4228,12 +5657,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4244,6 +5678,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tables": [
+                     *         {
+                     *           "name": "todos",
+                     *           "columns": [
+                     *             {
+                     *               "name": "id",
+                     *               "type": "bigint",
+                     *               "nullable": false,
+                     *               "primary_key": true,
+                     *               "unique": true,
+                     *               "default": "auto_increment",
+                     *               "references": null
+                     *             },
+                     *             {
+                     *               "name": "title",
+                     *               "type": "text",
+                     *               "nullable": false,
+                     *               "primary_key": false,
+                     *               "unique": false,
+                     *               "default": null,
+                     *               "references": null
+                     *             },
+                     *             {
+                     *               "name": "done",
+                     *               "type": "boolean",
+                     *               "nullable": false,
+                     *               "primary_key": false,
+                     *               "unique": false,
+                     *               "default": "false",
+                     *               "references": null
+                     *             }
+                     *           ],
+                     *           "primary_key": [
+                     *             "id"
+                     *           ],
+                     *           "row_count": 42,
+                     *           "row_count_estimated": false,
+                     *           "size_bytes": 32768,
+                     *           "last_modified": "2026-11-21T14:05:12.000Z",
+                     *           "access": "signed_in"
+                     *         }
+                     *       ],
+                     *       "size_bytes": 8388608,
+                     *       "usage_bytes": 8388608,
+                     *       "limit_bytes": 524288000
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTableList"];
                 };
             };
@@ -4262,13 +5745,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbDelete"];
             };
         };
@@ -4279,6 +5778,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4299,13 +5811,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "title": "Buy milk",
+                 *           "done": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbInsert"];
             };
         };
@@ -4316,6 +5843,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "inserted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4336,13 +5876,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "done",
+                 *           "op": "eq",
+                 *           "value": false
+                 *         }
+                 *       ],
+                 *       "order": [
+                 *         {
+                 *           "column": "id",
+                 *           "ascending": true
+                 *         }
+                 *       ],
+                 *       "page": 1,
+                 *       "count": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbSelect"];
             };
         };
@@ -4353,6 +5917,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowPage"];
                 };
             };
@@ -4372,13 +5951,32 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": 1
+                 *         }
+                 *       ],
+                 *       "values": {
+                 *         "done": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbUpdate"];
             };
         };
@@ -4389,6 +5987,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "updated",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4409,12 +6020,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirm": "todo-app"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
                     confirm: string;
@@ -4428,6 +6048,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4446,6 +6071,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4458,6 +6087,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deployments": [
+                     *         {
+                     *           "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "type": "Static",
+                     *           "status": "live",
+                     *           "live": true,
+                     *           "size_bytes": 48213,
+                     *           "file_count": 12,
+                     *           "root": "dist",
+                     *           "error": null,
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "live_deployment_id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11"
+                     *     }
+                     */
                     "application/json": {
                         deployments: components["schemas"]["Deployment"][];
                         live_deployment_id?: string | null;
@@ -4479,7 +6127,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4492,6 +6148,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Deployment is live",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 12,
+                     *         "root": "dist",
+                     *         "error": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
@@ -4513,7 +6186,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4526,6 +6207,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "build_log": "Extracted 12 files (48 KB) into dist\nStatic site: no build step\n",
+                     *       "runtime_log": ""
+                     *     }
+                     */
                     "application/json": {
                         build_log: string;
                         runtime_log: string;
@@ -4547,12 +6234,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -4563,6 +6260,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "id": "a1b2c3d4-2222-4e5f-8a9b-0c1d2e3f4a5b",
+                     *           "kind": "deploy_failed",
+                     *           "severity": "high",
+                     *           "message": "The deployment failed: package.json has no start script",
+                     *           "created_at": "2026-11-21T14:05:12.000Z",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
@@ -4581,6 +6297,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4621,6 +6341,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4633,6 +6357,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "traffic": [
+                     *         {
+                     *           "label": "Nov 20",
+                     *           "requests": 1280
+                     *         }
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "status": 404,
+                     *           "path": "/favicon.ico",
+                     *           "count": 37,
+                     *           "severity": "low",
+                     *           "last_seen": "2026-11-21T14:05:12.000Z"
+                     *         }
+                     *       ],
+                     *       "activity": [
+                     *         {
+                     *           "message": "Deployment is live",
+                     *           "at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SiteTraffic"];
                 };
             };
@@ -4651,12 +6400,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file_ids": [
+                 *         "c56a4180-65aa-42ec-a945-5fd21dec0538"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     file_ids: string[];
                 };
@@ -4669,6 +6429,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "deleted": 1
+                     *     }
+                     */
                     "application/json": {
                         deleted: number;
                         message: string;
@@ -4690,12 +6456,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Pagination"];
             };
         };
@@ -4706,6 +6481,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *           "object_type": "image/png",
+                     *           "object_size": 48213,
+                     *           "metadata": "{\"name\":\"avatar.png\"}",
+                     *           "path": "",
+                     *           "created_at": "2026-11-20T09:30:00.000Z",
+                     *           "updated_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "usage_bytes": 152043520,
+                     *       "files_bytes": 104857600,
+                     *       "hosting_bytes": 47185920,
+                     *       "quota_bytes": 1073741824
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileList"];
                 };
             };
@@ -4724,6 +6522,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4748,6 +6550,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "file": {
+                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "object_type": "image/png",
+                     *         "object_size": 48213,
+                     *         "metadata": "{\"name\":\"avatar.png\"}",
+                     *         "path": "",
+                     *         "created_at": "2026-11-20T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         file?: components["schemas"]["StorageFile"];
                         message: string;
@@ -4769,12 +6585,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "bucket"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     key: "bucket" | "authentication";
@@ -4788,6 +6613,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "key rotated",
+                     *       "api_key": "hb_bucket_Qm2Xv7Lp3Rt8Wz1Nc6Yd0Sb5Ha4fJk9"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                         message: string;
@@ -4809,12 +6640,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -4827,6 +6667,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "email": "hello@example.com",
+                     *         "created": "2026-11-20T09:30:00.000Z",
+                     *         "status": "active",
+                     *         "active": true,
+                     *         "quota": 5368709120,
+                     *         "used": 1048576
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["EmailAccount"][];
                 };
             };
@@ -4846,12 +6698,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello",
+                 *       "domain": "example.com",
+                 *       "password": "Mailbox-Pass1!"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                     /** @description The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists". */
@@ -4867,6 +6730,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "created"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4895,12 +6763,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -4913,6 +6790,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "added"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4932,12 +6814,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello@example.com",
+                 *       "password": "New-Mailbox-Pass2!"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: components["schemas"]["MailboxPassword"];
@@ -4951,6 +6843,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "changed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4970,12 +6867,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -4988,6 +6894,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "removed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5007,12 +6918,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5025,6 +6945,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "removed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5043,12 +6968,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     project_id?: string;
                 };
@@ -5061,6 +6991,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "example.com",
+                     *       "date": "2026-11-20T09:30:00.000Z",
+                     *       "verified": false,
+                     *       "dnsRecords": [
+                     *         {
+                     *           "type": "MX",
+                     *           "host": "@",
+                     *           "value": "mail.localhost",
+                     *           "priority": 10,
+                     *           "ttl": 3600,
+                     *           "purpose": "Receive mail"
+                     *         },
+                     *         {
+                     *           "type": "TXT",
+                     *           "host": "@",
+                     *           "value": "v=spf1 mx -all",
+                     *           "ttl": 3600,
+                     *           "purpose": "SPF"
+                     *         }
+                     *       ],
+                     *       "mail_servers_attached": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["SmtpDomainDetails"];
                 };
             };
@@ -5079,12 +7034,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5097,6 +7061,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5116,6 +7085,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5143,6 +7116,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Project deployed!",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 12,
+                     *         "root": "dist",
+                     *         "error": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
@@ -5164,12 +7154,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "range": "7d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageQuery"];
             };
         };
@@ -5180,6 +7179,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "range": "7d",
+                     *       "bucket": "day",
+                     *       "from": "2026-11-14T00:00:00.000Z",
+                     *       "to": "2026-11-21T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "requests": {
+                     *             "s2xx": 1204,
+                     *             "s3xx": 12,
+                     *             "s4xx": 37,
+                     *             "s5xx": 0
+                     *           },
+                     *           "bandwidth_bytes": 73400320
+                     *         }
+                     *       ],
+                     *       "active_users": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "users": 58
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "requests": {
+                     *           "s2xx": 8210,
+                     *           "s3xx": 80,
+                     *           "s4xx": 211,
+                     *           "s5xx": 2
+                     *         },
+                     *         "bandwidth_bytes": 513802240,
+                     *         "database_bytes": 8388608,
+                     *         "storage_bytes": 104857600,
+                     *         "active_users_month": 240,
+                     *         "requests_per_second": 0.014
+                     *       },
+                     *       "limits": {
+                     *         "plan": "hobby",
+                     *         "label": "Hobby",
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
@@ -5202,6 +7247,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+                 *     }
+                 */
                 "application/json": {
                     project_id: string;
                 };
@@ -5214,6 +7264,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *       "domain": "todo-app.localhost",
+                     *       "user_id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "project_name": "Todo app",
+                     *       "subdomain": "todo-app",
+                     *       "created_at": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectDetails"];
                 };
             };
@@ -5241,6 +7301,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Project"][];
                 };
             };
@@ -5261,6 +7334,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     name: components["schemas"]["Name"];
@@ -5275,6 +7355,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "Account created",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -5292,12 +7379,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The token from the link in the mail.
+                 * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+                 */
                 token: components["parameters"]["Token"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: components["schemas"]["NewPassword"];
                 };
@@ -5310,6 +7406,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Password has been reset"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5329,7 +7430,15 @@ export interface operations {
             };
             header?: never;
             path: {
+                /**
+                 * @description The file's object_id.
+                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
+                 */
                 objectId: string;
+                /**
+                 * @description The share link's secret segment.
+                 * @example Zk3xQ9mV2pL7sR4tY8wB1nF6hJ0c
+                 */
                 segment: string;
             };
             cookie?: never;
@@ -5384,6 +7493,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Verification email sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5413,6 +7527,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *           "object_type": "image/png",
+                     *           "object_size": 48213,
+                     *           "metadata": "{\"name\":\"avatar.png\"}",
+                     *           "path": "",
+                     *           "created_at": "2026-11-20T09:30:00.000Z",
+                     *           "updated_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "usage_bytes": 152043520,
+                     *       "files_bytes": 104857600,
+                     *       "hosting_bytes": 47185920,
+                     *       "quota_bytes": 1073741824
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileList"];
                 };
             };
@@ -5447,6 +7584,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "file": {
+                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "object_type": "image/png",
+                     *         "object_size": 48213,
+                     *         "metadata": "{\"name\":\"avatar.png\"}",
+                     *         "path": "",
+                     *         "created_at": "2026-11-20T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         file: components["schemas"]["StorageFile"];
                         message: string;
@@ -5466,6 +7617,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The file's object_id.
+                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
+                 */
                 objectId: string;
             };
             cookie?: never;
@@ -5510,6 +7665,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The file's object_id.
+                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
+                 */
                 objectId: string;
             };
             cookie?: never;
@@ -5522,6 +7681,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5544,6 +7708,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "enroll"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action?: "enroll" | "enable" | "disable";
@@ -5558,6 +7727,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Scan the code with your authenticator app, then confirm with a code",
+                     *       "mfa_enabled": false,
+                     *       "secret": "JBSWY3DPEHPK3PXP",
+                     *       "otpauth_url": "otpauth://totp/Hostbase:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Hostbase"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MfaToggleAnswer"];
                 };
             };
@@ -5579,6 +7756,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "range": "7d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageQuery"];
             };
         };
@@ -5589,6 +7771,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "range": "7d",
+                     *       "bucket": "day",
+                     *       "from": "2026-11-14T00:00:00.000Z",
+                     *       "to": "2026-11-21T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "requests": {
+                     *             "s2xx": 1204,
+                     *             "s3xx": 12,
+                     *             "s4xx": 37,
+                     *             "s5xx": 0
+                     *           },
+                     *           "bandwidth_bytes": 73400320
+                     *         }
+                     *       ],
+                     *       "active_users": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "users": 58
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "requests": {
+                     *           "s2xx": 8210,
+                     *           "s3xx": 80,
+                     *           "s4xx": 211,
+                     *           "s5xx": 2
+                     *         },
+                     *         "bandwidth_bytes": 513802240,
+                     *         "database_bytes": 8388608,
+                     *         "storage_bytes": 104857600,
+                     *         "active_users_month": 240,
+                     *         "requests_per_second": 0.014
+                     *       },
+                     *       "limits": {
+                     *         "plan": "hobby",
+                     *         "label": "Hobby",
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
@@ -5609,6 +7837,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -5624,6 +7858,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Login successful",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
@@ -5645,6 +7886,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "kX2v9QmT4pL8sR1wZ7yN3bF6"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -5657,6 +7903,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5677,6 +7928,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "mfa_code": "123456",
+                 *       "mfa_token": "mfa_5b4a39281706f5e4c3d2"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -5694,6 +7952,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "verified",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -5715,6 +7981,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "order_NdX3b2V1c0Zy9a",
+                 *       "payment_id": "pay_NdX4c3W2d1Az0b",
+                 *       "signature": "5f1e3a7c9b2d4f6e8a0c1b3d5f7e9a2c4b6d8f0e1a3c5b7d9f2e4a6c8b0d1f3e"
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                     payment_id: string;
@@ -5729,6 +8002,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "paid",
+                     *       "provider": "razorpay",
+                     *       "payment_id": "pay_NdX4c3W2d1Az0b",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T14:05:12.000Z",
+                     *       "message": "verified",
+                     *       "account_plan": "pro"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -5751,6 +8039,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -5763,6 +8056,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5779,6 +8077,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The token from the link in the mail.
+                 * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+                 */
                 token: components["parameters"]["Token"];
             };
             cookie?: never;
@@ -5807,6 +8109,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "mfa_code": "123456",
+                 *       "mfa_token": "mfa_5b4a39281706f5e4c3d2"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -5824,6 +8133,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "verified",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -5845,6 +8162,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -5857,6 +8179,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5877,6 +8204,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entity": "event",
+                 *       "event": "order.paid",
+                 *       "payload": {
+                 *         "order": {
+                 *           "entity": {
+                 *             "id": "order_NdX3b2V1c0Zy9a",
+                 *             "status": "paid"
+                 *           }
+                 *         },
+                 *         "payment": {
+                 *           "entity": {
+                 *             "id": "pay_NdX4c3W2d1Az0b",
+                 *             "order_id": "order_NdX3b2V1c0Zy9a",
+                 *             "status": "captured"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": Record<string, never>;
             };
         };
@@ -5887,6 +8235,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "processed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };

@@ -45,6 +45,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * A page of the files of the key's bucket (100 per page). Called by apps with the bucket API key. Changes nothing.
+
+ * @summary List the bucket's files (app)
+ */
 export const getBucketListObjectsUrl = (params?: BucketListObjectsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -128,6 +133,9 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the bucket's files (app)
+ */
 
 export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -145,6 +153,11 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
 
 
 
+/**
+ * Stores one file (multipart field `file`) in the key's bucket and answers its id. Counts against the plan's storage quota (413 past it). Trying it uploads the file you choose.
+
+ * @summary Upload a file (app)
+ */
 export const getBucketUploadObjectUrl = () => {
 
 
@@ -199,7 +212,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type BucketUploadObjectMutationBody = BucketUploadObjectBody
     export type BucketUploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useBucketUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Upload a file (app)
+ */
+export const useBucketUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bucketUploadObject>>,
@@ -212,7 +228,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getBucketDownloadObjectUrl = (objectId: string,) => {
+    /**
+ * The bytes of one file of the key's bucket, with its stored Content-Type, ETag and Range support. Changes nothing.
+
+ * @summary Download a file (app)
+ */
+export const getBucketDownloadObjectUrl = (objectId: string,) => {
 
 
   
@@ -288,6 +309,9 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file (app)
+ */
 
 export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -305,6 +329,11 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
 
 
 
+/**
+ * Deletes one file of the key's bucket and its share link. The example id names no file, so trying it as is answers 404.
+
+ * @summary Delete a file (app)
+ */
 export const getBucketDeleteObjectUrl = (objectId: string,) => {
 
 
@@ -356,7 +385,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     
     export type BucketDeleteObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useBucketDeleteObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete a file (app)
+ */
+export const useBucketDeleteObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bucketDeleteObject>>,

@@ -132,7 +132,6 @@ export * from './mfaToggleAnswer';
 export * from './name';
 export * from './newPassword';
 export * from './notFoundResponse';
-export * from './notImplementedResponse';
 export * from './notificationPreferences';
 export * from './order';
 export * from './orderAccountPlan';
