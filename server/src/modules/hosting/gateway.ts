@@ -77,7 +77,7 @@ export class Gateway {
         return proxy(this.d, site.project, deployment, site.envVersion, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
       }
       // Unpublished (or switched to a static deployment): a process this instance still runs goes.
-      if (this.d.runtime.running(site.project.id)) void this.d.runtime.retire(site.project.id, deployment && runtimeOf(deployment.type) ? deployment.id : undefined);
+      if (this.d.runtime.running(site.project.id) && !this.d.service.switching(site.project.id)) void this.d.runtime.retire(site.project.id, deployment && runtimeOf(deployment.type) ? deployment.id : undefined);
       const answer = this.respond(site, req.raw);
       const res = answer instanceof Promise ? await answer : answer;
       return this.hijackWrite(site.project.id, req, reply, res);

@@ -48,6 +48,10 @@ class BuildLog {
 
 export class HostingService {
   private readonly live = new Map<string, { at: number; site: LiveSite | undefined }>();
+  /** Projects with a deploy or activation under way here: a process started before the switch is not stale. */
+  private readonly switchingNow = new Map<string, number>();
+  /** Bumped when a switch starts or ends: a reconcile pass that read the database before it is stale. */
+  private switchEpoch = 0;
 
   constructor(private readonly d: HostingServiceDeps) {}
 
@@ -80,9 +84,11 @@ export class HostingService {
     if (refused) throw Errors.badRequest(refused);
     const row = await this.d.repo.createDeployment(project.id, type, this.d.builds.instanceId);
     const beat = this.d.builds.heartbeat(row.id);
+    const leave = this.enterSwitch(project.id);
     try {
       return await this.build(project, type, zip, row);
     } finally {
+      leave();
       beat.stop();
       await this.d.builds.prune(project).catch((err) => this.d.log.warn({ err, projectId: project.id }, 'pruning old deployments failed'));
     }
@@ -162,6 +168,31 @@ export class HostingService {
 
   /** Rollback (or forward): makes an earlier successful deployment live again. */
   async activate(project: ProjectRow, deploymentId: string): Promise<DeploymentRow> {
+    const leave = this.enterSwitch(project.id);
+    try {
+      return await this.activateNow(project, deploymentId);
+    } finally {
+      leave();
+    }
+  }
+
+  private enterSwitch(projectId: string): () => void {
+    this.switchingNow.set(projectId, (this.switchingNow.get(projectId) ?? 0) + 1);
+    this.switchEpoch++;
+    return () => {
+      this.switchEpoch++;
+      const n = (this.switchingNow.get(projectId) ?? 1) - 1;
+      if (n > 0) this.switchingNow.set(projectId, n);
+      else this.switchingNow.delete(projectId);
+    };
+  }
+
+  /** Whether a deploy or activation of the project is under way on this instance. */
+  switching(projectId: string): boolean {
+    return this.switchingNow.has(projectId);
+  }
+
+  private async activateNow(project: ProjectRow, deploymentId: string): Promise<DeploymentRow> {
     const row = await this.d.repo.findDeployment(project.id, deploymentId);
     if (!row) throw Errors.notFound('Deployment');
     if (row.status !== 'live') throw Errors.badRequest(row.status === 'failed' ? 'A failed deployment cannot be made live.' : 'This deployment is still building.');
@@ -261,8 +292,12 @@ export class HostingService {
   async reconcile(): Promise<void> {
     const running = this.d.runtime.projects();
     if (running.length === 0) return;
+    const epoch = this.switchEpoch;
     const states = await this.d.repo.siteStates([...new Set(running.map((r) => r.projectId))]);
     for (const r of running) {
+      // A deploy or activation here started or ended since the states were read: they may be stale.
+      if (this.switchEpoch !== epoch) return;
+      if (this.switching(r.projectId)) continue;
       const state = states.get(r.projectId);
       if (!state || state.liveDeploymentId !== r.deploymentId) {
         await this.d.runtime.retire(r.projectId, state?.liveDeploymentId ?? undefined);
