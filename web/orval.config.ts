@@ -23,6 +23,7 @@ const readOperations = [
   'getDeploymentLogs',
   'getSiteTraffic',
   'listSites',
+  'listSiteEnv',
   'getSmtpDomainDetails',
   'listSmtpAccounts',
   'verifyToken',

@@ -42,6 +42,7 @@ describe('listProjects', () => {
       description: null,
       subdomain: second.subdomain,
       primary_domain: `${second.subdomain}.hostbase.test`,
+      site_url: `http://${second.subdomain}.hostbase.test:3000`, // PUBLIC_URL's scheme and port
       created_at: expect.any(String),
     });
   });

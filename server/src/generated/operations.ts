@@ -163,6 +163,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "deleteSite",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/delete",
+    "tag": "hosting"
+  },
+  {
     "operationId": "downloadObject",
     "method": "GET",
     "path": "/s3/object-storage/{segment}/{objectId}",
@@ -403,6 +409,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "listSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env",
+    "tag": "hosting"
+  },
+  {
     "operationId": "listSites",
     "method": "POST",
     "path": "/hosting/sites",
@@ -493,6 +505,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "setSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env/set",
+    "tag": "hosting"
+  },
+  {
     "operationId": "startPayment",
     "method": "POST",
     "path": "/pay",
@@ -515,6 +533,18 @@ export const operations = [
     "method": "POST",
     "path": "/toggle-mfa",
     "tag": "accounts"
+  },
+  {
+    "operationId": "unpublishSite",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/unpublish",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "unsetSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env/unset",
+    "tag": "hosting"
   },
   {
     "operationId": "updateAuthSettings",

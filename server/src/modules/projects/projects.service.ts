@@ -1,6 +1,7 @@
 // Projects: creation with a unique subdomain, ownership checks, API keys (random, stored hashed
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
+import { siteUrl } from '../../lib/site-url';
 import type { Clock } from '../../lib/clock';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
@@ -39,6 +40,11 @@ export class ProjectsService {
 
   domainOf(project: Pick<ProjectRow, 'subdomain'>): string {
     return `${project.subdomain}.${this.d.platformDomain}`;
+  }
+
+  /** The site's address for links: PUBLIC_URL's scheme and port with the project's domain. */
+  siteUrlOf(project: Pick<ProjectRow, 'subdomain'>): string {
+    return siteUrl(this.d.bucketDomain, this.domainOf(project));
   }
 
   list(ownerId: string): Promise<ProjectRow[]> {
@@ -124,7 +130,7 @@ export class ProjectsService {
   }
 }
 
-export function projectView(p: ProjectRow, domain: string) {
+export function projectView(p: ProjectRow, domain: string, siteUrlOf: string) {
   return {
     id: p.id,
     project_id: p.id,
@@ -132,6 +138,7 @@ export function projectView(p: ProjectRow, domain: string) {
     description: p.description,
     subdomain: p.subdomain,
     primary_domain: domain,
+    site_url: siteUrlOf,
     created_at: p.createdAt.toISOString(),
   };
 }
