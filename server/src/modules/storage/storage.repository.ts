@@ -6,6 +6,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';
@@ -49,7 +50,14 @@ export class StorageRepository {
   private readonly usageStatement;
   private readonly pageStatement;
 
-  constructor(private readonly db: Db) {
+  /**
+   * lookups: a write of files or stored bytes waits until every instance heard its notices
+   * (migrations/0017), so a listing anywhere shows it once the caller hears it is done.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.usageStatement = usageQuery(db, sql.placeholder('ownerId')).prepare('hostbase_storage_usage');
     this.pageStatement = db
       .select({ row: storageObjects, total: sql<string>`count(*) OVER ()` })
@@ -80,7 +88,7 @@ export class StorageRepository {
    * means its row is gone (nothing charged). Nothing is written when the quota would be passed.
    */
   async chargeWithinQuota<T>(ownerId: string, bytes: number, quotaFor: (plan: string) => number, write: (tx: Tx) => Promise<T | undefined>): Promise<Charge<T>> {
-    return this.db.transaction(async (tx) => {
+    const charge = await this.db.transaction(async (tx) => {
       // Serialises charges of one account (not of the platform) for the check-then-write.
       await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ownerId)).for('update');
       const usage = await this.usage(ownerId, tx);
@@ -89,6 +97,8 @@ export class StorageRepository {
       if (value === undefined) return { ok: false, usage, reason: 'gone' } as const;
       return { ok: true, value, usage } as const;
     });
+    if (charge.ok) await this.lookups?.barrier();
+    return charge;
   }
 
   /**
@@ -122,7 +132,7 @@ export class StorageRepository {
   async deleteOwned(projectId: string, objectIds: string[]): Promise<StorageObjectRow[]> {
     const ids = objectIds.filter(isUuid);
     if (ids.length === 0) return [];
-    return transactionWithActivity(
+    const deleted = await transactionWithActivity(
       this.db,
       ['deleteObjects'],
       (tx) => tx.delete(storageObjects).where(and(eq(storageObjects.projectId, projectId), inArray(storageObjects.objectId, ids))).returning(),
@@ -131,5 +141,7 @@ export class StorageRepository {
         return true;
       },
     );
+    if (deleted.length > 0) await this.lookups?.barrier();
+    return deleted;
   }
 }
