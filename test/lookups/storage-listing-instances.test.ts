@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildTestApp, secondInstance, type TestApp } from '../helpers/app';
 import { createProject, multipart, onPlan, registerDeveloper, type Developer, type Project } from '../helpers/factories';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 let t: TestApp;
 let a: FastifyInstance;

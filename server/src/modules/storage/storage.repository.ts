@@ -82,6 +82,18 @@ export class StorageRepository {
   }
 
   /**
+   * The bytes stored by an account (as usage()) or by one of its projects: the one count of stored
+   * bytes, which the quota, the listings and the usage report all read.
+   */
+  async storedBytes(scope: { accountId: string } | { projectId: string }): Promise<number> {
+    if ('accountId' in scope) return (await this.usage(scope.accountId)).usedBytes;
+    const files = this.db.select({ used: sql`coalesce(sum(${storageObjects.objectSize}), 0)` }).from(storageObjects).where(eq(storageObjects.projectId, scope.projectId));
+    const hosting = this.db.select({ used: sql`coalesce(sum(${siteDeployments.storedBytes}), 0)` }).from(siteDeployments).where(eq(siteDeployments.projectId, scope.projectId));
+    const [row] = await this.db.select({ n: sql<string>`(${files}) + (${hosting})` }).from(projects).where(eq(projects.id, scope.projectId));
+    return Number(row?.n ?? 0);
+  }
+
+  /**
    * The one way bytes are charged to an account: in a transaction that locks the owner's account
    * row, checks that usage plus `bytes` stays within `quotaFor(plan)`, and runs `write` (which
    * records the bytes: an upload's row, a deployment's stored_bytes). `write` returning undefined
