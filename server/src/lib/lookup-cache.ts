@@ -1,8 +1,10 @@
 // The lookups every API call makes, kept in this instance's memory and dropped by the database's
 // notices: the project an app key names, the end user an access token names, the account of a
-// developer token. Each of those rows notifies channel hostbase_lookups when it changes or goes
-// (migrations/0011: a trigger, in the changing transaction, so whatever statement made the change
-// and whichever instance ran it, every instance hears of it when it commits).
+// developer token; and what file listings read (storage.service.ts): a project's pages of files
+// and its owner's bytes stored. Each of those rows notifies channel hostbase_lookups when it
+// changes or goes (migrations/0011 and 0017: triggers, in the changing transaction, so whatever
+// statement made the change and whichever instance ran it, every instance hears of it when it
+// commits).
 //
 // Coherence, not a TTL:
 // - a notice drops every entry made from the row it names;
