@@ -144,7 +144,7 @@ export class StorageService {
   private async page(projectId: string, page: number): Promise<FilesPage> {
     const read = async (): Promise<FilesPage> => {
       const { rows, total } = await this.d.repo.page(projectId, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-      return { files: rows.map((r) => Object.freeze(this.view(r))), total };
+      return { files: Object.freeze(rows.map((r) => Object.freeze(this.view(r)))) as FilesPage['files'], total };
     };
     if (!this.d.lookups) return read();
     return (await this.d.lookups.get(`files:${projectId}:${page}`, read, () => [`files:${projectId}`], (p) => 1 + p.files.length))!;
