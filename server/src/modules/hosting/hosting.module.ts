@@ -43,7 +43,7 @@ export interface HostingOptions {
 
 export function createHostingModule(app: FastifyInstance, deps: Deps, projects: ProjectsService, opts: HostingOptions = {}) {
   const { config } = deps;
-  const repo = new HostingRepository(deps.database);
+  const repo = new HostingRepository(deps.database, deps.lookups);
   const hostingDir = path.join(config.dataDir, 'hosting');
   const files = new SiteFiles(deps.objectStore, hostingDir);
   // What went wrong outside a request (a dead build, a crashed site) names only its project: the
@@ -55,7 +55,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
   const limits = new PlanLimitGuard(deps);
   const builds = new BuildLifecycle({
-    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db), limits.noticeOf('storage')), log: deps.log,
+    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db, deps.lookups), limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });

@@ -3,6 +3,7 @@
 import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
 import { siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
 
@@ -30,7 +31,14 @@ export interface ErrorDelta {
 }
 
 export class HostingRepository {
-  constructor(private readonly database: Database) {}
+  /**
+   * lookups: a deployment's bytes given back (failed, pruned) change the owner's storage in use,
+   * which listings keep in memory (storage.service.ts): the write waits until every instance heard it.
+   */
+  constructor(
+    private readonly database: Database,
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -68,7 +76,7 @@ export class HostingRepository {
    * touched heartbeat_at for `leaseMs`. Returns them so their files can be removed.
    */
   async interruptDead(message: string, ownBuilder: string | null, leaseMs: number): Promise<{ id: string; project_id: string }[]> {
-    return this.database.query<{ id: string; project_id: string }>(
+    const failed = await this.database.query<{ id: string; project_id: string }>(
       `UPDATE site_deployments
           SET status = 'failed', error = $1, stored_bytes = 0, finished_at = now(),
               build_log = build_log || '[' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '] Failed: ' || $1 || E'\n'
@@ -77,6 +85,8 @@ export class HostingRepository {
         RETURNING id, project_id`,
       [message, ownBuilder, leaseMs / 1000],
     );
+    if (failed.length > 0) await this.lookups?.barrier();
+    return failed;
   }
 
   /**
@@ -88,7 +98,7 @@ export class HostingRepository {
    * live pointer can never be left dangling.
    */
   async pruneDeployments(projectId: string, keep: number): Promise<string[]> {
-    return this.db.transaction(async (tx) => {
+    const pruned = await this.db.transaction(async (tx) => {
       const older = await tx
         .select({ id: siteDeployments.id })
         .from(siteDeployments)
@@ -110,6 +120,8 @@ export class HostingRepository {
         .returning({ id: siteDeployments.id });
       return deleted.map((r) => r.id);
     });
+    if (pruned.length > 0) await this.lookups?.barrier();
+    return pruned;
   }
 
   /** Status of each given deployment id that still exists (for the orphan sweeps). */
@@ -127,6 +139,7 @@ export class HostingRepository {
   /** A failed deployment holds no bytes: what it reserved is released here. */
   async fail(id: string, error: string, buildLog: string, now: Date): Promise<void> {
     await this.db.update(siteDeployments).set({ status: 'failed', error, buildLog, finishedAt: now, storedBytes: 0 }).where(eq(siteDeployments.id, id));
+    await this.lookups?.barrier();
   }
 
   async findDeployment(projectId: string, id: string): Promise<DeploymentRow | undefined> {

@@ -12,12 +12,13 @@ import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {
   const service = new StorageService({
-    repo: new StorageRepository(deps.db),
+    repo: new StorageRepository(deps.db, deps.lookups),
     store: deps.objectStore,
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
     clock: deps.clock,
     notice: new PlanLimitGuard(deps).noticeOf('storage'),
+    lookups: deps.lookups,
   });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
   return { service, handlers: createStorageHandlers(service) };

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError, Errors } from '../../http/errors';
 import type { Clock } from '../../lib/clock';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { planLimits } from '../../lib/plans';
 import { safeEqual } from '../../lib/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
@@ -31,6 +32,18 @@ export interface StorageServiceDeps {
   clock: Clock;
   /** Storage use after a charge: quota_passed at 80 % and 100 % (billing/plan-limits.ts). */
   notice?: StorageNotice;
+  /**
+   * Where listings keep pages of files and the owner's usage between changes: dropped on every
+   * instance by the notices of migrations/0017, and a write waits (barrier) until every instance
+   * heard it. Without it every listing reads the database.
+   */
+  lookups?: Pick<LookupCache, 'get' | 'barrier'>;
+}
+
+/** A page of a project's files as listings answer it. */
+interface FilesPage {
+  files: ReturnType<StorageService['view']>[];
+  total: number;
 }
 
 export const objectKey = (projectId: string, objectId: string) => `projects/${projectId}/objects/${objectId}`;
@@ -40,7 +53,7 @@ export class StorageService {
   readonly quotas: StorageQuota;
 
   constructor(private readonly d: StorageServiceDeps) {
-    this.quotas = new StorageQuota(d.repo, d.notice);
+    this.quotas = new StorageQuota(d.repo, d.notice, d.lookups);
   }
 
   private async noticeFigures(ownerId: string): Promise<[string, number]> {
@@ -128,13 +141,19 @@ export class StorageService {
     }
   }
 
+  private async page(projectId: string, page: number): Promise<FilesPage> {
+    const read = async (): Promise<FilesPage> => {
+      const { rows, total } = await this.d.repo.page(projectId, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+      return { files: Object.freeze(rows.map((r) => Object.freeze(this.view(r)))) as FilesPage['files'], total };
+    };
+    if (!this.d.lookups) return read();
+    return (await this.d.lookups.get(`files:${projectId}:${page}`, read, () => [`files:${projectId}`], (p) => 1 + p.files.length))!;
+  }
+
   async list(project: ProjectRow, page = 1) {
-    const [{ rows, total }, { usedBytes, filesBytes, hostingBytes, quotaBytes }] = await Promise.all([
-      this.d.repo.page(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-      this.quota(project.ownerId),
-    ]);
+    const [{ files, total }, { usedBytes, filesBytes, hostingBytes, quotaBytes }] = await Promise.all([this.page(project.id, page), this.quota(project.ownerId)]);
     return {
-      files: rows.map((r) => this.view(r)),
+      files,
       total,
       page,
       page_size: PAGE_SIZE,
