@@ -1045,6 +1045,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the whole project as one archive
+         * @description The project in one `.tar.gz` (format `hostbase-project`, version 1): its database tables
+         *     with their rows and access rules, its files, its live deployment, its end users and auth
+         *     settings, its mail domain and mailboxes, and its app keys, as
+         *     `npm run project -- export` writes it; `npm run project -- import` restores it on a
+         *     platform. The archive holds the project's keys, its DKIM private key and its users'
+         *     password hashes: keep it private. Owner only; 10 exports per account an hour (429 with
+         *     Retry-After beyond). A table column of a type the format does not carry answers 409 naming it.
+         */
+        post: operations["exportProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/traffic": {
         parameters: {
             query?: never;
@@ -4548,6 +4574,46 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The archive, as an attachment named after the project's subdomain */
+            200: {
+                headers: {
+                    /** @example attachment; filename="shop-2026-11-24.tar.gz" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (the gzip'd tar archive) */
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getSiteTraffic: {

@@ -235,6 +235,12 @@ export const operations = [
     "tag": "endUserAuth"
   },
   {
+    "operationId": "exportProject",
+    "method": "POST",
+    "path": "/project/{projectId}/export",
+    "tag": "projects"
+  },
+  {
     "operationId": "forgotPassword",
     "method": "POST",
     "path": "/forgetPassword",

@@ -96,6 +96,7 @@ export * from './endUserSignOutBody';
 export * from './endUserSignUpBody';
 export * from './error';
 export * from './errorResponse';
+export * from './exportProjectBody';
 export * from './fileList';
 export * from './forbiddenResponse';
 export * from './forgotPassword200';

@@ -33,6 +33,7 @@ import type {
   CreateProjectBody,
   DeleteProjectBody,
   Error,
+  ExportProjectBody,
   GetAuthenticationDetails200,
   GetBucketDetails200,
   GetProjectDetailsBody,
@@ -45,6 +46,7 @@ import type {
   RequestTimeoutResponse,
   RotateProjectKey200,
   RotateProjectKeyBody,
+  TooManyRequestsResponse,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UriTooLongResponse
@@ -505,6 +507,86 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       > => {
 
       const mutationOptions = getDeleteProjectMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The project in one `.tar.gz` (format `hostbase-project`, version 1): its database tables
+with their rows and access rules, its files, its live deployment, its end users and auth
+settings, its mail domain and mailboxes, and its app keys, as
+`npm run project -- export` writes it; `npm run project -- import` restores it on a
+platform. The archive holds the project's keys, its DKIM private key and its users'
+password hashes: keep it private. Owner only; 10 exports per account an hour (429 with
+Retry-After beyond). A table column of a type the format does not carry answers 409 naming it.
+
+ * @summary Export the whole project as one archive
+ */
+export const getExportProjectUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/export`
+}
+
+export const exportProject = async (projectId: string,
+    exportProjectBody?: ExportProjectBody, options?: RequestInit): Promise<Blob> => {
+  
+  return customFetch<Blob>(getExportProjectUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      exportProjectBody,)
+  }
+);}
+
+
+
+
+export const getExportProjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportProject>>, TError,{projectId: string;data: ExportProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof exportProject>>, TError,{projectId: string;data: ExportProjectBody}, TContext> => {
+
+const mutationKey = ['exportProject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof exportProject>>, {projectId: string;data: ExportProjectBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  exportProject(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ExportProjectMutationResult = NonNullable<Awaited<ReturnType<typeof exportProject>>>
+    export type ExportProjectMutationBody = ExportProjectBody
+    export type ExportProjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
+
+    /**
+ * @summary Export the whole project as one archive
+ */
+export const useExportProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportProject>>, TError,{projectId: string;data: ExportProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof exportProject>>,
+        TError,
+        {projectId: string;data: ExportProjectBody},
+        TContext
+      > => {
+
+      const mutationOptions = getExportProjectMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
