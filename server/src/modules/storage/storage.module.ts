@@ -29,6 +29,14 @@ export const storagePlugin = fp(
   async (app: FastifyInstance) => {
     const storage = createStorageModule(app.deps, app.projects);
     app.decorate('storage', storage.service);
+    // Bytes a killed process left without their row, swept once the server is up (in the
+    // background: a large bucket takes a while to list, and serving does not wait for it).
+    app.addHook('onListen', () => {
+      storage.service.sweepOrphans().then(
+        (removed) => removed && app.log.warn({ removed }, 'storage: removed files left without their row by an interrupted upload or deletion'),
+        (err: unknown) => app.log.warn({ err }, 'storage: the sweep of files without their row failed; it runs again at the next start'),
+      );
+    });
     app.contractParts.add('storage', storage);
     // The same handler as downloadObject, at the path share links use.
     app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(storage.service));

@@ -134,6 +134,13 @@ export class StorageRepository {
     return { rows: [], total: Number(total?.n ?? 0) };
   }
 
+  /** Those of `keys` that a file's row points to. */
+  async existingKeys(keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const rows = await this.db.select({ key: storageObjects.storageKey }).from(storageObjects).where(inArray(storageObjects.storageKey, keys));
+    return new Set(rows.map((r) => r.key));
+  }
+
   async find(objectId: string): Promise<StorageObjectRow | undefined> {
     if (!isUuid(objectId)) return undefined;
     const [row] = await this.db.select().from(storageObjects).where(eq(storageObjects.objectId, objectId)).limit(1);

@@ -48,6 +48,10 @@ interface FilesPage {
 
 export const objectKey = (projectId: string, objectId: string) => `projects/${projectId}/objects/${objectId}`;
 export const projectPrefix = (projectId: string) => `projects/${projectId}/`;
+/** A file's key (objectKey), and nothing else under projects/. */
+const FILE_KEY = /^projects\/[^/]+\/objects\/[^/]+$/;
+/** Bytes without a row younger than this are never swept: an upload may be about to insert it. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 export class StorageService {
   readonly quotas: StorageQuota;
@@ -172,6 +176,35 @@ export class StorageService {
     const rows = await this.d.repo.deleteOwned(project.id, objectIds);
     for (const row of rows) await this.d.store.delete(row.storageKey);
     return rows.length;
+  }
+
+  /**
+   * Removes files' bytes that no row points to and that were written over `graceMs` ago: what a
+   * process killed between storing an upload and inserting its row left (or between deleting rows
+   * and their bytes, or a project's rows and its folder). An upload's bytes become visible only
+   * when complete, milliseconds before its row, so the grace only has to outlast that moment on
+   * any instance; objects whose store gives no time are left alone. Returns how many it removed.
+   */
+  async sweepOrphans(graceMs = ORPHAN_GRACE_MS): Promise<number> {
+    const before = this.d.clock.now().getTime() - graceMs;
+    let removed = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      const kept = await this.d.repo.existingKeys(batch);
+      for (const key of batch) {
+        if (kept.has(key)) continue;
+        await this.d.store.delete(key);
+        removed++;
+      }
+      batch = [];
+    };
+    for await (const o of this.d.store.list('projects/')) {
+      if (!FILE_KEY.test(o.key) || !o.lastModified || o.lastModified.getTime() > before) continue;
+      batch.push(o.key);
+      if (batch.length >= 500) await flush();
+    }
+    await flush();
+    return removed;
   }
 
   /** Removes every byte of a project; its rows go with the project (ON DELETE CASCADE). */
