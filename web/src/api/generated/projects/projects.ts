@@ -41,6 +41,7 @@ import type {
   NotFoundResponse,
   PayloadTooLargeResponse,
   Project,
+  ProjectApiKeys,
   ProjectDetails,
   RequestTimeoutResponse,
   RotateProjectKey200,
@@ -695,7 +696,86 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
 
 
 /**
- * Issues a new key; the old one stops working at once.
+ * The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
+and database calls made with it follow the access rules. The secret key is for servers only:
+alone it bypasses the access rules. They are the authentication API key and the bucket API key
+under their new names (the same values; authentication-details and bucket-details still show them).
+
+ * @summary Show the project's publishable and secret keys
+ */
+export const getGetProjectApiKeysUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/api-keys`
+}
+
+export const getProjectApiKeys = async (projectId: string, options?: RequestInit): Promise<ProjectApiKeys> => {
+  
+  return customFetch<ProjectApiKeys>(getGetProjectApiKeysUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getGetProjectApiKeysMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError,{projectId: string}, TContext> => {
+
+const mutationKey = ['getProjectApiKeys'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getProjectApiKeys>>, {projectId: string}> = (props) => {
+          const {projectId} = props ?? {};
+
+          return  getProjectApiKeys(projectId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetProjectApiKeysMutationResult = NonNullable<Awaited<ReturnType<typeof getProjectApiKeys>>>
+    
+    export type GetProjectApiKeysMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Show the project's publishable and secret keys
+ */
+export const useGetProjectApiKeys = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof getProjectApiKeys>>,
+        TError,
+        {projectId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getGetProjectApiKeysMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Issues a new key; the old one stops working at once, on every instance. `publishable` and
+`authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
+secret key).
+
+ * @summary Rotate an app key
  */
 export const getRotateProjectKeyUrl = (projectId: string,) => {
 
@@ -750,7 +830,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RotateProjectKeyMutationBody = RotateProjectKeyBody
     export type RotateProjectKeyMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRotateProjectKey = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Rotate an app key
+ */
+export const useRotateProjectKey = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateProjectKey>>, TError,{projectId: string;data: RotateProjectKeyBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof rotateProjectKey>>,
