@@ -38,7 +38,7 @@ export function createProjectsModule(deps: Deps) {
   // X-Hostbase-Key: the publishable or the secret key; the handlers apply the access rules by role.
   const projectKey: SchemeVerifier = async (req) => {
     const key = headerValue(req, 'x-hostbase-key');
-    if (!key) throw missingCredential('Missing project key (X-Hostbase-Key header)');
+    if (!key) throw missingCredential('Missing API key (X-Hostbase-Key header)');
     const found = await service.projectForAnyKey(key);
     if (!found) throw Errors.invalidApiKey();
     req.project = found.project;

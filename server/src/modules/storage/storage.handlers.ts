@@ -3,8 +3,10 @@
 // access rules unless it is the secret key alone), and signed links.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
+import { Errors } from '../../http/errors';
 import { appCaller, ownedProject } from '../../http/auth';
 import { sendObject, wantsAttachment } from './download';
+import { isNotModified, rangeFor } from '../../http/conditional';
 import type { FormPart, StorageService } from './storage.service';
 import { activityNote } from '../activity/activity.context';
 import type { StorageAccessService } from './storage-access';
@@ -102,9 +104,16 @@ export function createStorageHandlers(storage: StorageService, access: StorageAc
       const { link, file } = await access.signed(req.params.token);
       // Readable from the pages of the project's allowed origins (http/app-cors.ts).
       req.authProjectId = link.projectId;
-      const sent = await sendObject(req, reply, storage.store, file, { attachment: wantsAttachment(req.query.download) });
-      if (reply.statusCode === 200 || reply.statusCode === 206) await access.countDownload(link);
-      return sent;
+      // An answer with bytes counts, before they go (and only while the link is still valid at
+      // that moment): a 304 or a 416 sends none.
+      const validators = { etag: `"${file.etag}"`, lastModified: file.updatedAt };
+      const sendsBytes = !isNotModified(req.headers, validators) && rangeFor(req.headers, file.objectSize, validators).kind !== 'unsatisfiable';
+      if (sendsBytes && !(await access.countDownload(link))) {
+        // Revoked or expired since it was read: say which.
+        await access.signed(req.params.token);
+        throw Errors.notFound('Signed link');
+      }
+      return sendObject(req, reply, storage.store, file, { attachment: wantsAttachment(req.query.download) });
     },
   };
 }

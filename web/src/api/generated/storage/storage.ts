@@ -330,52 +330,81 @@ export const listStorageRules = async (projectId: string, options?: RequestInit)
 
 
 
-export const getListStorageRulesMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listStorageRules>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof listStorageRules>>, TError,{projectId: string}, TContext> => {
 
-const mutationKey = ['listStorageRules'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getListStorageRulesQueryKey = (projectId?: string,) => {
+    return [
+    `/project/${projectId}/object-storage/rules`
+    ] as const;
+    }
+
+    
+export const getListStorageRulesQueryOptions = <TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListStorageRulesQueryKey(projectId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listStorageRules>>> = ({ signal }) => listStorageRules(projectId, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listStorageRules>>, {projectId: string}> = (props) => {
-          const {projectId} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  listStorageRules(projectId,requestOptions)
-        }
-
-        
+export type ListStorageRulesQueryResult = NonNullable<Awaited<ReturnType<typeof listStorageRules>>>
+export type ListStorageRulesQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ListStorageRulesMutationResult = NonNullable<Awaited<ReturnType<typeof listStorageRules>>>
-    
-    export type ListStorageRulesMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
-
-    /**
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listStorageRules>>,
+          TError,
+          Awaited<ReturnType<typeof listStorageRules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listStorageRules>>,
+          TError,
+          Awaited<ReturnType<typeof listStorageRules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
  * @summary List the folder access rules
  */
-export const useListStorageRules = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listStorageRules>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof listStorageRules>>,
-        TError,
-        {projectId: string},
-        TContext
-      > => {
 
-      const mutationOptions = getListStorageRulesMutationOptions(options);
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  const queryOptions = getListStorageRulesQueryOptions(projectId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
 instance. At most 100 rules per project.
 
@@ -555,52 +584,87 @@ export const listSignedLinks = async (projectId: string,
 
 
 
-export const getListSignedLinksMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError,{projectId: string;data: ListSignedLinksBody}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError,{projectId: string;data: ListSignedLinksBody}, TContext> => {
 
-const mutationKey = ['listSignedLinks'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
+export const getListSignedLinksQueryKey = (projectId?: string,
+    listSignedLinksBody?: ListSignedLinksBody,) => {
+    return [
+    `/project/${projectId}/object-storage/signed-links`, listSignedLinksBody
+    ] as const;
+    }
+
+    
+export const getListSignedLinksQueryOptions = <TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSignedLinksQueryKey(projectId,listSignedLinksBody);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSignedLinks>>> = ({ signal }) => listSignedLinks(projectId,listSignedLinksBody, { signal, ...requestOptions });
 
       
 
+      
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listSignedLinks>>, {projectId: string;data: ListSignedLinksBody}> = (props) => {
-          const {projectId,data} = props ?? {};
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
 
-          return  listSignedLinks(projectId,data,requestOptions)
-        }
-
-        
+export type ListSignedLinksQueryResult = NonNullable<Awaited<ReturnType<typeof listSignedLinks>>>
+export type ListSignedLinksQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
 
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ListSignedLinksMutationResult = NonNullable<Awaited<ReturnType<typeof listSignedLinks>>>
-    export type ListSignedLinksMutationBody = ListSignedLinksBody
-    export type ListSignedLinksMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
-
-    /**
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody: undefined |  ListSignedLinksBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSignedLinks>>,
+          TError,
+          Awaited<ReturnType<typeof listSignedLinks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSignedLinks>>,
+          TError,
+          Awaited<ReturnType<typeof listSignedLinks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
  * @summary List signed links
  */
-export const useListSignedLinks = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError,{projectId: string;data: ListSignedLinksBody}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof listSignedLinks>>,
-        TError,
-        {projectId: string;data: ListSignedLinksBody},
-        TContext
-      > => {
 
-      const mutationOptions = getListSignedLinksMutationOptions(options);
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
+  const queryOptions = getListSignedLinksQueryOptions(projectId,listSignedLinksBody,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * A link to one of the project's files that works without a key until it expires (`expires_in`
 seconds, 1 to 604800 = 7 days) or is revoked. Its URL is shown only in this answer.
 
