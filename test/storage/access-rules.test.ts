@@ -342,3 +342,43 @@ describe('the deprecated headers still work', () => {
     expect(noBearer.json().message).toBe('Missing bearer token');
   });
 });
+
+describe('the secret key on the database and across instances', () => {
+  it('db/v1: the secret key alone bypasses the table rules; the publishable key is refused where they forbid', async () => {
+    const { makeTable } = await import('../database/tables');
+    await makeTable(t, p, 'secrets', 'id int PRIMARY KEY, body text', 'none');
+    const select = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/api/db/v1/secrets/select', headers, payload: {} });
+    const insert = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/api/db/v1/secrets/insert', headers, payload: { rows: [{ id: 1, body: 'x' }] } });
+    expect((await insert({ 'x-hostbase-key': keys.secret })).statusCode).toBe(200);
+    const bySecret = await select({ 'x-hostbase-key': keys.secret });
+    expect(bySecret.statusCode).toBe(200);
+    expect(bySecret.json().rows).toEqual([{ id: 1, body: 'x' }]);
+    expect((await select({ 'x-hostbase-key': keys.publishable })).statusCode).toBe(403);
+    expect((await select({ 'x-hostbase-key': keys.publishable, 'x-hostbase-user-token': ann.accessToken })).statusCode).toBe(403);
+    // With an end user's token, the secret key acts as that end user: the rule applies.
+    expect((await select({ 'x-hostbase-key': keys.secret, 'x-hostbase-user-token': ann.accessToken })).statusCode).toBe(403);
+    // The deprecated pair: the publishable key in x-api-key, under the rules as before.
+    expect((await select({ 'x-api-key': keys.publishable })).statusCode).toBe(403);
+  });
+
+  it('a link revoked through one instance is refused by another at once', async () => {
+    const { secondInstance } = await import('../helpers/app');
+    const second = await secondInstance(t);
+    try {
+      const up = await appUpload({ key: keys.secret }, [{ name: 'shared.txt', content: 'shared' }]);
+      const link = (await sign({ key: keys.secret }, up.json().file.object_id, 600)).json().link;
+      expect((await second.app.inject({ method: 'GET', url: signedPath(link.url) })).statusCode).toBe(200);
+      expect((await revokeApp({ key: keys.secret }, link.link_id)).statusCode).toBe(200);
+      const res = await second.app.inject({ method: 'GET', url: signedPath(link.url) });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('This signed link was revoked');
+      // A rule set through the second instance is in force on the first.
+      expect((await second.app.inject({ method: 'POST', url: `/api/project/${p.id}/object-storage/rules/set`, headers: { authorization: `Bearer ${p.dev.token}` }, payload: { folder: '', access: 'read' } })).statusCode).toBe(200);
+      expect((await download({ key: keys.publishable }, up.json().file.object_id)).body).toBe('shared');
+      expect((await t.post(`/project/${p.id}/object-storage/rules/delete`, { folder: '' }, p.dev.token)).statusCode).toBe(200);
+      expect((await download({ key: keys.publishable }, up.json().file.object_id)).statusCode).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+});
