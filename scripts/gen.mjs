@@ -19,7 +19,10 @@ const HEADER = '// DO NOT EDIT. Generated from openapi.yaml by `npm run gen`.\n'
 function genServer(outDir) {
   fs.mkdirSync(outDir, { recursive: true });
   const dts = path.join(outDir, 'openapi.d.ts');
-  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', dts, '--alphabetize'], { stdio: 'pipe' });
+  // Run from the output folder: openapi-typescript would otherwise load the repository's
+  // redocly.yaml (the lint:api ruleset) and refuse to generate on any lint finding; generation
+  // only needs a valid document (its default, Redocly's "minimal" rules).
+  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', dts, '--alphabetize'], { stdio: 'pipe', cwd: outDir });
   fs.writeFileSync(dts, HEADER + fs.readFileSync(dts, 'utf8'));
   const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
   const ops = [];

@@ -23,6 +23,7 @@ import { removeOthersAccess, secureDataDir } from './lib/data-dir';
 import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
 import { accountsPlugin } from './modules/accounts/accounts.module';
 import { contactPlugin } from './modules/contact/contact.handlers';
+import { backupPlugin } from './modules/backup/backup.handlers';
 import { projectsPlugin } from './modules/projects/projects.module';
 import { hostingPlugin } from './modules/hosting/hosting.module';
 import { FrontDoor } from './modules/hosting/front-door';
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(usagePlugin);
   await app.register(activityPlugin);
   await app.register(contactPlugin);
+  await app.register(backupPlugin);
   await app.register(notificationsPlugin);
   await app.register(billingPlugin);
   await app.register(systemPlugin);

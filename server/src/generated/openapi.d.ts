@@ -14,6 +14,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read (and optionally update) the caller's account
+         * @description Answers the caller's account. An empty body (the example) only reads. Given fields change it: `name` renames the account, `email` mails a confirmation link to the new address (the account keeps its address until the link is opened), `notifications` changes those preferences.
+         */
         post: operations["getAccountDetails"];
         delete?: never;
         options?: never;
@@ -30,7 +34,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The caller's activity log (every change the account made), newest first. */
+        /**
+         * List what the caller's account changed
+         * @description The caller's activity log (every change the account made), newest first.
+         *     Changes nothing.
+         */
         post: operations["listAccountActivity"];
         delete?: never;
         options?: never;
@@ -47,6 +55,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail an end user a reset link (app)
+         * @description Mails a reset link to the address when it belongs to an end user of the key's project; the answer is the same either way (no enumeration). The link opens the project's site URL, or the platform's own reset page.
+         */
         post: operations["endUserRequestPasswordReset"];
         delete?: never;
         options?: never;
@@ -63,6 +75,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Refresh an end user's session (app)
+         * @description Exchanges a refresh token for a new access token and a new refresh token; the old refresh token stops working (a reused one revokes the session). The example token is not a real one (401).
+         */
         post: operations["endUserRefresh"];
         delete?: never;
         options?: never;
@@ -79,7 +95,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Takes the token from the reset mail; the token itself names the project. */
+        /**
+         * Set an end user's new password from a reset link
+         * @description Takes the token from the reset mail; the token itself names the project.
+         *     The example token is not a real one, so trying it as is changes nothing.
+         */
         post: operations["endUserResetPassword"];
         delete?: never;
         options?: never;
@@ -96,6 +116,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in an end user (app)
+         * @description Checks the end user's email and password and starts a session (access and refresh token). Repeated failures are throttled (429). Changes nothing but the last sign-in time and failure counters.
+         */
         post: operations["endUserSignIn"];
         delete?: never;
         options?: never;
@@ -112,6 +136,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign out an end user (app)
+         * @description Revokes the refresh token, ending that session; access tokens already issued expire on their own. The example token is not a real one.
+         */
         post: operations["endUserSignOut"];
         delete?: never;
         options?: never;
@@ -128,6 +156,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign up an end user (app)
+         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+         */
         post: operations["endUserSignUp"];
         delete?: never;
         options?: never;
@@ -142,6 +174,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read the signed-in end user (app)
+         * @description The end user of the access token (Authorization: Bearer), in the key's project. Changes nothing.
+         */
         get: operations["endUserGetCurrent"];
         put?: never;
         post?: never;
@@ -160,6 +196,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Confirm an end user's email address
+         * @description Confirms the end user's address with the token of the verification mail (the token names the project). The token works once; the example one is not real.
+         */
         post: operations["endUserConfirmEmail"];
         delete?: never;
         options?: never;
@@ -176,6 +216,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail the signed-in end user a verification link (app)
+         * @description Mails the end user of the access token a link that confirms their address; "Email already verified" when there is nothing to confirm.
+         */
         post: operations["endUserSendVerification"];
         delete?: never;
         options?: never;
@@ -190,7 +234,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first). */
+        /**
+         * Read the caller's plan, limits and payments
+         * @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first).
+         *     Changes nothing.
+         */
         get: operations["getBilling"];
         put?: never;
         post?: never;
@@ -209,6 +257,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Change the caller's password
+         * @description Checks the current password, sets the new one, revokes every earlier developer token and returns a new one. A wrong current password is a 401 and changes nothing (as the example's does, unless it is yours).
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -225,6 +277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check whether a subdomain is free
+         * @description Whether a project could take this subdomain now: free, taken, invalid (3 to 63 lowercase letters, digits and inner hyphens) or reserved by the platform. Changes nothing.
+         */
         post: operations["checkSubdomain"];
         delete?: never;
         options?: never;
@@ -241,6 +297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Send a message to the Hostbase team
+         * @description Stores a message from the contact page for the team. Needs no credentials; throttled per address (429). Trying it sends the message.
+         */
         post: operations["submitContactMessage"];
         delete?: never;
         options?: never;
@@ -257,6 +317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a project (alias of create-project)
+         * @description The same call as createProject (POST /create-project), under the name older clients use.
+         */
         post: operations["createProjectAlias"];
         delete?: never;
         options?: never;
@@ -274,9 +338,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a payment order for a plan
          * @description An order for a plan at the payment provider (Razorpay in INR; the test provider when no
          *     Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
          *     refused with 409.
+         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
          */
         post: operations["createOrder"];
         delete?: never;
@@ -294,6 +360,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a project
+         * @description Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -309,6 +379,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Follow a table's changes live (app)
          * @description Live changes of a table as Server-Sent Events (text/event-stream), across every instance of
          *     the platform: an `INSERT`, `UPDATE` or `DELETE` event for each row change the caller may read
          *     under the table's access rule, with data `{"type","table","record"}` (for DELETE,
@@ -317,6 +388,7 @@ export interface paths {
          *     caller may not read the table. A stream that falls behind (1000 events waiting), loses the
          *     caller's access or misses notifications ends with an `error` event (data `{"message"}`):
          *     reconnect and re-read.
+         *     Changes nothing.
          */
         get: operations["subscribeDbChanges"];
         put?: never;
@@ -337,6 +409,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Delete rows (app)
          * @description Deletes the rows the filters match among those the caller may write.
          *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
          *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
@@ -362,6 +435,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Insert rows (app)
          * @description Inserts one or many rows (with the `owner` rule, owner_id is the end user).
          *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
          *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
@@ -387,6 +461,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read rows (app)
          * @description Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
          *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
          *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
@@ -412,6 +487,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Update rows (app)
          * @description Updates the rows the filters match among those the caller may write.
          *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
          *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
@@ -434,6 +510,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read an account by id
+         * @description The caller's own account by its id; any other id is 404. Changes nothing.
+         */
         get: operations["getDeveloper"];
         put?: never;
         post?: never;
@@ -452,6 +532,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Whether the caller's address is verified
+         * @description The caller's address and whether it has been confirmed. Changes nothing.
+         */
         post: operations["getEmailVerified"];
         delete?: never;
         options?: never;
@@ -468,7 +552,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it. */
+        /**
+         * List what went wrong in the caller's projects
+         * @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it.
+         *     Changes nothing.
+         */
         post: operations["listAccountErrors"];
         delete?: never;
         options?: never;
@@ -485,6 +573,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a password reset link
+         * @description Mails a reset link to the address when it belongs to an account; the answer is the same either way, so it tells nobody whether an account exists. Creates a one-time reset token.
+         */
         post: operations["forgotPassword"];
         delete?: never;
         options?: never;
@@ -501,6 +593,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a password reset link (alias of forgetPassword)
+         * @description The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
+         */
         post: operations["forgotPasswordAlias"];
         delete?: never;
         options?: never;
@@ -515,6 +611,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Check the platform and its database
+         * @description Whether the API is up and its database answers, with the database driver and the round-trip time. Needs no credentials. Changes nothing.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -533,6 +633,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List the caller's sites
+         * @description Every project of the caller with its site's status and live deployment. Changes nothing.
+         */
         post: operations["listSites"];
         delete?: never;
         options?: never;
@@ -549,7 +653,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description An order (as createOrder) with what the console needs to open the provider's checkout. */
+        /**
+         * Start a checkout for a plan
+         * @description An order (as createOrder) with what the console needs to open the provider's checkout.
+         *     Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         */
         post: operations["startPayment"];
         delete?: never;
         options?: never;
@@ -567,9 +675,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Pay an order with the test provider
          * @description The test provider's checkout ("Test payments: no money moves"): completes the caller's order
          *     and answers what a provider's checkout hands back (order_id, payment_id and the signature of
          *     `order_id|payment_id`), for verifyPayment. 404 when Razorpay is the provider.
+         *     Changes the caller's plan to the order's. The example names no order of yours (404), so trying it as is changes nothing.
          */
         post: operations["completeTestPayment"];
         delete?: never;
@@ -585,7 +695,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The plans with their prices and limits (the pricing page). A limit of null is unlimited. */
+        /**
+         * List the plans
+         * @description The plans with their prices and limits (the pricing page). A limit of null is unlimited.
+         *     Changes nothing.
+         */
         get: operations["listPlans"];
         put?: never;
         post?: never;
@@ -604,7 +718,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The project's activity log (the owner's changes to it), newest first. */
+        /**
+         * List what was changed in a project
+         * @description The project's activity log (the owner's changes to it), newest first.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listProjectActivity"];
         delete?: never;
         options?: never;
@@ -644,6 +762,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add an end user to a project
+         * @description Creates an end user of the project with this email and password, as the owner (the project's password rules apply). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["addAuthUser"];
         delete?: never;
         options?: never;
@@ -660,6 +782,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete an end user of a project
+         * @description Deletes the end user of the project and ends their sessions. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteAuthUser"];
         delete?: never;
         options?: never;
@@ -676,6 +802,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail an end user a reset link
+         * @description Mails the end user a password reset link. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["resetAuthUserPassword"];
         delete?: never;
         options?: never;
@@ -692,7 +822,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reads the settings; fields that are given are updated first. */
+        /**
+         * Read or change a project's authentication settings
+         * @description Reads the settings; fields that are given are updated first.
+         *     An empty body only reads. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["updateAuthSettings"];
         delete?: never;
         options?: never;
@@ -709,6 +843,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's end users
+         * @description A page of the project's end users (100 per page). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listAuthUsers"];
         delete?: never;
         options?: never;
@@ -725,6 +863,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the project's authentication key
+         * @description The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getAuthenticationDetails"];
         delete?: never;
         options?: never;
@@ -741,6 +883,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the project's bucket and its key
+         * @description The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getBucketDetails"];
         delete?: never;
         options?: never;
@@ -757,6 +903,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the live numbers of a project's site
+         * @description CPU, memory and network of the site's process (or container), its restarts and last exit. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getContainerStats"];
         delete?: never;
         options?: never;
@@ -773,7 +923,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400). */
+        /**
+         * Add a column
+         * @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["addDbColumn"];
         delete?: never;
         options?: never;
@@ -791,10 +945,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a table
          * @description Creates a table with typed columns. With no primary key column, an `id bigint` column generated
          *     by default as identity is added first. A foreign key names a column of another table of the
          *     project. 409 when the name is taken. The new table's access rule is `none` (no app access) unless
          *     `access` says otherwise.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["createDbTable"];
         delete?: never;
@@ -813,8 +969,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Drop a column
          * @description Drops a column. A primary key column, and `owner_id` of a table with the `owner` rule, can't be
          *     dropped (409); nor the last column.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["dropDbColumn"];
         delete?: never;
@@ -833,8 +991,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Drop a table
          * @description Drops a table and its rows, after the developer typed its name: `confirm` must equal `name`
          *     (400 otherwise). 409 when another table's foreign key references it.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["dropDbTable"];
         delete?: never;
@@ -852,7 +1012,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed. */
+        /**
+         * Rename a column
+         * @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["renameDbColumn"];
         delete?: never;
         options?: never;
@@ -870,9 +1034,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Set a table's app access rule
          * @description Sets a table's app access rule (DbAccess); the database's row-level security policies and grants
          *     change in the same transaction. `owner` adds an `owner_id uuid` column when the table has none
          *     (existing rows get null: no end user owns them).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["setDbTableAccess"];
         delete?: never;
@@ -891,11 +1057,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Run a read-only SQL query
          * @description Runs one read-only query (SELECT, WITH, VALUES or TABLE) against the project's schema as the
          *     project's role, in a read-only transaction with the statement timeout; at most 1,000 rows are
          *     returned. A statement that is not a query, or several statements, is a 400; an error of the query
          *     itself (syntax, unknown table, a table of the platform or another project) is a 422 with
          *     PostgreSQL's message; a query over the timeout is a 422 too.
+         *     Read-only: changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["runDbSql"];
         delete?: never;
@@ -914,9 +1082,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * List a project's tables
          * @description The project's tables (its own PostgreSQL schema) with their columns, primary key, row count,
          *     size on disk, last modification and app access rule, and the database's size against the plan's
          *     limit. The schema and its roles are made on the project's first database call.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["listDbTables"];
         delete?: never;
@@ -934,7 +1104,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deletes the rows the filters match, as the project owner. */
+        /**
+         * Delete rows of a table (console)
+         * @description Deletes the rows the filters match, as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleDeleteDbRows"];
         delete?: never;
         options?: never;
@@ -951,7 +1125,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Inserts rows as the project owner. */
+        /**
+         * Insert rows into a table (console)
+         * @description Inserts rows as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleInsertDbRows"];
         delete?: never;
         options?: never;
@@ -968,7 +1146,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply). */
+        /**
+         * Read rows of a table (console)
+         * @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply).
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleSelectDbRows"];
         delete?: never;
         options?: never;
@@ -985,7 +1167,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Updates the rows the filters match, as the project owner. */
+        /**
+         * Update rows of a table (console)
+         * @description Updates the rows the filters match, as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleUpdateDbRows"];
         delete?: never;
         options?: never;
@@ -1002,7 +1188,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deletes the project and everything in it (files, end users, sites, mail domain). */
+        /**
+         * Delete a project and everything in it
+         * @description Deletes the project and everything in it (files, end users, sites, mail domain).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteProject"];
         delete?: never;
         options?: never;
@@ -1019,6 +1209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's deployments
+         * @description The project's deployments, newest first, and which one is live. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listDeployments"];
         delete?: never;
         options?: never;
@@ -1035,7 +1229,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Makes an earlier deployment live again (rollback). */
+        /**
+         * Roll back to an earlier deployment
+         * @description Makes an earlier deployment live again (rollback).
+         *     The example ids name no deployment, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["activateDeployment"];
         delete?: never;
         options?: never;
@@ -1052,6 +1250,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a deployment's logs
+         * @description The build log and the runtime log (the site's output, newest last) of one deployment. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getDeploymentLogs"];
         delete?: never;
         options?: never;
@@ -1068,8 +1270,38 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first. */
+        /**
+         * List what went wrong in a project
+         * @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listProjectErrors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the whole project as one archive
+         * @description The project in one `.tar.gz` (format `hostbase-project`, version 1): its database tables
+         *     with their rows and access rules, its files, its live deployment, its end users and auth
+         *     settings, its mail domain and mailboxes, and its app keys, as
+         *     `npm run project -- export` writes it; `npm run project -- import` restores it on a
+         *     platform. The archive holds the project's keys, its DKIM private key and its users'
+         *     password hashes: keep it private. Owner only; 10 exports per account an hour (429 with
+         *     Retry-After beyond). A table column of a type the format does not carry answers 409 naming it.
+         */
+        post: operations["exportProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1085,6 +1317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a project's site traffic
+         * @description Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getSiteTraffic"];
         delete?: never;
         options?: never;
@@ -1101,6 +1337,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete files from a project's bucket (console)
+         * @description Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteObjects"];
         delete?: never;
         options?: never;
@@ -1117,6 +1357,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's files (console)
+         * @description A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+         */
         post: operations["listObjects"];
         delete?: never;
         options?: never;
@@ -1260,6 +1504,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Upload a file to a project's bucket (console)
+         * @description Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["uploadObject"];
         delete?: never;
         options?: never;
@@ -1280,7 +1528,8 @@ export interface paths {
          * Rotate an app key
          * @description Issues a new key; the old one stops working at once, on every instance. `publishable` and
          *     `authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
-         *     secret key).
+         *     secret key). Apps using the old key stop working until they get the new one. The example's
+         *     project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["rotateProjectKey"];
         delete?: never;
@@ -1298,7 +1547,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The mailboxes of the project's domain. 409 while the domain is not verified. */
+        /**
+         * List the mailboxes of a mail domain
+         * @description The mailboxes of the project's domain. 409 while the domain is not verified.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listSmtpAccounts"];
         delete?: never;
         options?: never;
@@ -1316,8 +1569,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a mailbox
          * @description A mailbox {username}@{domain} on the project's verified domain (409 before verification),
          *     with a 5 GiB quota. The username and password rules are those of the fields below.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["addSmtpAccount"];
         delete?: never;
@@ -1336,12 +1591,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Add a project's mail domain
          * @description The project's one mail domain. The name is trimmed, lower-cased, a trailing dot dropped and an
          *     international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
          *     not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
          *     domain name (e.g., example.com)". 409 when the project already has a domain, or another project
          *     verified this one (an unverified claim blocks nobody). The platform generates the domain's DKIM key (RSA 2048; the private key is kept
          *     encrypted).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["addSmtpDomain"];
         delete?: never;
@@ -1359,7 +1616,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other. */
+        /**
+         * Change a mailbox password
+         * @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["changeSmtpAccountPassword"];
         delete?: never;
         options?: never;
@@ -1376,7 +1637,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The full address (or the username) of a mailbox of the project's domain; 404 for any other. */
+        /**
+         * Remove a mailbox
+         * @description The full address (or the username) of a mailbox of the project's domain; 404 for any other.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["removeSmtpAccount"];
         delete?: never;
         options?: never;
@@ -1393,7 +1658,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's. */
+        /**
+         * Remove a project's mail domain
+         * @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["removeSmtpDomain"];
         delete?: never;
         options?: never;
@@ -1411,9 +1680,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read a project's mail domain and its DNS records
          * @description The project's domain and the DNS records to publish (all TTL 3600): MX at @ (priority 10, the
          *     platform's mail host), TXT SPF at @, TXT DMARC at _dmarc and TXT DKIM at {selector}._domainkey.
          *     With no domain: domain and date null, verified false, no records.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getSmtpDomainDetails"];
         delete?: never;
@@ -1432,12 +1703,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Check a mail domain's DNS records
          * @description Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
          *     found as published; otherwise 200 with a message naming each missing or wrong record. A
          *     domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
          *     the domain is not the project's. Several projects may claim a name while it is unverified
          *     (each with its own DKIM key, which only the name's owner can publish); 409 when another
          *     project verified it first.
+         *     Records the outcome of the check. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["verifySmtpDomain"];
         delete?: never;
@@ -1455,6 +1728,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Deploy a site from a zip
+         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["uploadSiteZip"];
         delete?: never;
         options?: never;
@@ -1471,7 +1748,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description One project's usage, as getAccountUsage, with the owner's plan limits. */
+        /**
+         * Read one project's usage
+         * @description One project's usage, as getAccountUsage, with the owner's plan limits.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getProjectUsage"];
         delete?: never;
         options?: never;
@@ -1488,6 +1769,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a project
+         * @description One of the caller's projects by its id (404 for any other). Changes nothing.
+         */
         post: operations["getProjectDetails"];
         delete?: never;
         options?: never;
@@ -1504,6 +1789,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List the caller's projects
+         * @description The caller's projects, newest first. Changes nothing.
+         */
         post: operations["listProjects"];
         delete?: never;
         options?: never;
@@ -1520,6 +1809,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a developer account
+         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+         */
         post: operations["registerAccount"];
         delete?: never;
         options?: never;
@@ -1536,6 +1829,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Set a new password from a reset link
+         * @description Sets the account's password with the token from the reset mail (in the path); the token works once, and every earlier developer token of the account is revoked. The example token is not a real one, so trying it as is changes nothing.
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -1551,8 +1848,10 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a file by its public share link
          * @description Public share link (also served at the bucket domain without the /api prefix). Streams the
          *     object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
+         *     Changes nothing.
          */
         get: operations["downloadObject"];
         put?: never;
@@ -1572,6 +1871,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a new verification link
+         * @description Mails the caller a link that confirms their address; "Email already verified" when there is nothing to confirm.
+         */
         post: operations["sendEmailVerification"];
         delete?: never;
         options?: never;
@@ -1716,9 +2019,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Turn two-factor authentication on or off
          * @description With MFA off: a call without mfa_code starts enrollment (returns secret and otpauth_url);
          *     a call with a valid mfa_code enables MFA and returns recovery codes. With MFA on: a call
          *     with a valid mfa_code (or recovery code) disables it. `action` makes the intent explicit.
+         *     The example (`enroll`) only starts an enrollment: two-factor authentication stays off until a code confirms it.
          */
         post: operations["toggleMfa"];
         delete?: never;
@@ -1737,8 +2042,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read the usage of all the caller's projects
          * @description The caller's usage across all their projects for a range (default 7d): API requests by status
          *     class and site bandwidth per bucket, active end users per day, current totals and the plan's limits.
+         *     Changes nothing.
          */
         post: operations["getAccountUsage"];
         delete?: never;
@@ -1756,6 +2063,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in a developer
+         * @description Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but sign-in bookkeeping (failure counts, the device).
+         */
         post: operations["loginAccount"];
         delete?: never;
         options?: never;
@@ -1772,6 +2083,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Confirm an email address
+         * @description Confirms the account's address (or a changed address waiting for confirmation) with the token of the verification mail. The token works once; the example one is not real.
+         */
         post: operations["confirmEmail"];
         delete?: never;
         options?: never;
@@ -1788,6 +2103,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Complete a sign-in with a second factor (alias of verifyMFACode)
+         * @description The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
+         */
         post: operations["verifyMfaCodeAlias"];
         delete?: never;
         options?: never;
@@ -1805,10 +2124,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Verify a completed checkout
          * @description Checks the provider's signature of `order_id|payment_id` (HMAC-SHA256) and, when it holds,
          *     changes the caller's plan to the order's: once per order. A repeated verification (or one
          *     after the webhook) changes nothing and says "already verified". A signature that does not
          *     hold is a 400 and changes nothing; another account's order is a 404.
+         *     The example's signature does not hold (400), so trying it as is changes nothing.
          */
         post: operations["verifyPayment"];
         delete?: never;
@@ -1826,6 +2147,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a developer token
+         * @description Answers "True" when the token is a valid, unrevoked developer token; any other token is a 401. Changes nothing.
+         */
         post: operations["verifyToken"];
         delete?: never;
         options?: never;
@@ -1840,7 +2165,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The link in the verification mail; redirects to the console's /email-verified page. */
+        /**
+         * Open a verification link
+         * @description The link in the verification mail; redirects to the console's /email-verified page.
+         *     Marks the address verified when the token holds; the example token is not a real one.
+         */
         get: operations["confirmEmailLink"];
         put?: never;
         post?: never;
@@ -1859,6 +2188,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Complete a sign-in with a second factor
+         * @description The second step of a sign-in with two-factor authentication: a 6-digit code from the authenticator app (or an unused recovery code, which is then spent) and the `mfa_token` of the password step. Answers "verified" and a developer token.
+         */
         post: operations["verifyMfaCode"];
         delete?: never;
         options?: never;
@@ -1875,6 +2208,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a developer token (alias of verify-token)
+         * @description The same call as verifyToken (POST /verify-token), under the name older clients use.
+         */
         post: operations["verifyTokenAlias"];
         delete?: never;
         options?: never;
@@ -1892,10 +2229,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Receive a Razorpay payment event
          * @description Razorpay's webhook (events order.paid and payment.captured upgrade the order's account, as
          *     verifyPayment does). `X-Razorpay-Signature` must be the HMAC-SHA256 of the raw body with
          *     RAZORPAY_WEBHOOK_SECRET; events are stored by `X-Razorpay-Event-Id`, so a delivery seen
          *     before changes nothing ("duplicate"). 404 when no webhook secret is configured.
+         *     Without Razorpay's signature (as when tried from this page) it is refused and changes nothing.
          */
         post: operations["razorpayWebhook"];
         delete?: never;
@@ -2674,15 +3013,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The operation is in the contract but not implemented by this server yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /**
          * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
@@ -2768,10 +3098,22 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The project's id (Project.id).
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
         ProjectId: string;
+        /** @example todos */
         TableName: string;
-        /** @description A table of the key's project. */
+        /**
+         * @description A table of the key's project.
+         * @example todos
+         */
         TableNameApp: string;
+        /**
+         * @description The token from the link in the mail.
+         * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+         */
         Token: string;
     };
     requestBodies: never;
@@ -2789,6 +3131,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description When given and not the current address, a confirmation link is mailed to it; the address becomes the account's only when the link is opened (see `pending_email`). */
                     email?: components["schemas"]["Email"];
@@ -2809,6 +3152,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "mfa_enabled": false,
+                     *       "plan": "hobby",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "notifications": {
+                     *         "email": true,
+                     *         "push": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -2830,6 +3188,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -2840,6 +3204,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "f3b1c2d4-1111-4a2b-9c3d-5e6f7a8b9c0d",
+                     *           "operation_id": "createProject",
+                     *           "summary": "Created project Todo app",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app",
+                     *           "ip": "203.0.113.7",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityPage"];
                 };
             };
@@ -2860,6 +3243,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -2873,6 +3261,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -2896,6 +3289,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -2908,6 +3306,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Lp4nH7wQ2xT9kB5mV3cR8zF1sD6gJ0aY",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2928,6 +3341,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "rT7xK2mQ9vL4pW8sZ1yN5bF3",
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: components["schemas"]["NewPassword"];
                     token: string;
@@ -2941,6 +3360,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Password has been reset"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2961,6 +3385,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -2975,6 +3405,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -3005,6 +3450,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -3017,6 +3467,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "signed out"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3037,6 +3492,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -3050,6 +3511,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -3087,6 +3563,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *       "email": "grace@example.com",
+                     *       "email_verified": false,
+                     *       "last_login": "2026-11-21T14:05:12.000Z",
+                     *       "created_at": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUser"];
                 };
             };
@@ -3104,6 +3589,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "vT4xK2mQ9rL7pW8sZ1yN5bF3"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -3116,6 +3606,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3141,6 +3636,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Verification email sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3168,6 +3668,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": "hobby",
+                     *       "label": "Hobby",
+                     *       "provider": {
+                     *         "provider": "test",
+                     *         "name": "Test payments: no money moves"
+                     *       },
+                     *       "limits": {
+                     *         "projects": 3,
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000,
+                     *         "bandwidth_bytes": 5368709120,
+                     *         "mailboxes": 5
+                     *       },
+                     *       "usage": [
+                     *         {
+                     *           "limit": "projects",
+                     *           "label": "Projects",
+                     *           "used": 2,
+                     *           "allowed": 3,
+                     *           "unit": "count"
+                     *         },
+                     *         {
+                     *           "limit": "storage",
+                     *           "label": "Storage",
+                     *           "used": 104857600,
+                     *           "allowed": 1073741824,
+                     *           "unit": "bytes"
+                     *         }
+                     *       ],
+                     *       "payments": [],
+                     *       "plan_changes": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Billing"];
                 };
             };
@@ -3185,6 +3721,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "your-current-password",
+                 *       "new_password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     current_password: components["schemas"]["Password"];
                     new_password: components["schemas"]["NewPassword"];
@@ -3198,6 +3740,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "Password changed",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -3219,6 +3768,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subdomain": "todo-app"
+                 *     }
+                 */
                 "application/json": {
                     subdomain: string;
                 };
@@ -3231,6 +3785,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "available": true,
+                     *       "message": "Subdomain is available"
+                     *     }
+                     */
                     "application/json": {
                         available: boolean;
                         message?: string;
@@ -3256,6 +3816,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "message": "Hello! Do you offer a discount for student projects?"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     /** @description Trimmed; must not be only spaces. */
@@ -3271,6 +3838,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Message sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3291,6 +3863,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectName": "Todo app",
+                 *       "subdomain": "test",
+                 *       "description": "A shared todo list"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Trimmed; must not be only spaces. */
@@ -3306,6 +3885,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "project created",
+                     *       "project": {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         project: components["schemas"]["Project"];
@@ -3339,6 +3932,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "hobby"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     plan: "hobby" | "pro";
@@ -3352,6 +3950,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "created",
+                     *       "provider": "razorpay",
+                     *       "payment_id": null,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3374,6 +3985,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectName": "Todo app",
+                 *       "subdomain": "test",
+                 *       "description": "A shared todo list"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Trimmed; must not be only spaces. */
@@ -3389,6 +4007,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "project created",
+                     *       "project": {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         project: components["schemas"]["Project"];
@@ -3418,7 +4050,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
@@ -3459,13 +4094,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": -1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbDelete"];
             };
         };
@@ -3476,6 +4125,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3497,13 +4159,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "title": "Buy milk",
+                 *           "done": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbInsert"];
             };
         };
@@ -3514,6 +4189,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "inserted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3535,13 +4223,39 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "columns": [
+                 *         "id",
+                 *         "title",
+                 *         "done"
+                 *       ],
+                 *       "filters": [
+                 *         {
+                 *           "column": "done",
+                 *           "op": "eq",
+                 *           "value": false
+                 *         }
+                 *       ],
+                 *       "order": [
+                 *         {
+                 *           "column": "id",
+                 *           "ascending": false
+                 *         }
+                 *       ],
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbSelect"];
             };
         };
@@ -3552,6 +4266,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": 2,
+                     *           "title": "Write the docs",
+                     *           "done": false
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowPage"];
                 };
             };
@@ -3572,13 +4305,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": -1
+                 *         }
+                 *       ],
+                 *       "values": {
+                 *         "done": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbUpdate"];
             };
         };
@@ -3589,6 +4339,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "updated",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3610,6 +4373,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The account's id (Account.id).
+                 * @example 2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3622,6 +4389,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "mfa_enabled": false,
+                     *       "plan": "hobby",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "notifications": {
+                     *         "email": true,
+                     *         "push": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -3648,6 +4430,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_verified: boolean;
@@ -3671,6 +4459,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -3681,6 +4475,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "id": "a1b2c3d4-2222-4e5f-8a9b-0c1d2e3f4a5b",
+                     *           "kind": "deploy_failed",
+                     *           "severity": "high",
+                     *           "message": "The deployment failed: package.json has no start script",
+                     *           "created_at": "2026-11-21T14:05:12.000Z",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
@@ -3702,6 +4515,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -3715,6 +4533,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -3737,6 +4560,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -3750,6 +4578,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -3778,6 +4611,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": {
+                     *         "status": "up",
+                     *         "driver": "postgres",
+                     *         "latency_ms": 1
+                     *       },
+                     *       "version": "0.1.0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -3809,6 +4653,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "domain": "todo-app.localhost",
+                     *         "status": "live",
+                     *         "type": "Static",
+                     *         "deployment_id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Site"][];
                 };
             };
@@ -3829,6 +4686,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "hobby"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     plan: "hobby" | "pro";
@@ -3842,6 +4704,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "created",
+                     *       "provider": "razorpay",
+                     *       "payment_id": null,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": null,
+                     *       "checkout": {
+                     *         "provider": "razorpay",
+                     *         "name": "Hostbase",
+                     *         "key_id": "rzp_test_1DP5mmOlF5G5ag",
+                     *         "description": "Hostbase Pro plan",
+                     *         "prefill_email": "ada@example.com"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3864,6 +4746,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "order_test_4f2a9c1e7b3d5a8c0e6f2b4d"
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                 };
@@ -3876,6 +4763,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_test_4f2a9c1e7b3d5a8c0e6f2b4d",
+                     *       "payment_id": "pay_test_8c0e6f2b4d4f2a9c1e7b3d5a",
+                     *       "signature": "5f1e3a7c9b2d4f6e8a0c1b3d5f7e9a2c4b6d8f0e1a3c5b7d9f2e4a6c8b0d1f3e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
@@ -3904,6 +4798,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "hobby",
+                     *         "label": "Hobby",
+                     *         "price_inr": 0,
+                     *         "purchasable": true,
+                     *         "limits": {
+                     *           "projects": 3,
+                     *           "database_bytes": 524288000,
+                     *           "storage_bytes": 1073741824,
+                     *           "monthly_active_users": 10000,
+                     *           "bandwidth_bytes": 5368709120,
+                     *           "mailboxes": 5
+                     *         }
+                     *       },
+                     *       {
+                     *         "name": "pro",
+                     *         "label": "Pro",
+                     *         "price_inr": 1499,
+                     *         "purchasable": true,
+                     *         "limits": {
+                     *           "projects": null,
+                     *           "database_bytes": 8589934592,
+                     *           "storage_bytes": 107374182400,
+                     *           "monthly_active_users": 100000,
+                     *           "bandwidth_bytes": 536870912000,
+                     *           "mailboxes": 50
+                     *         }
+                     *       },
+                     *       {
+                     *         "name": "enterprise",
+                     *         "label": "Enterprise",
+                     *         "price_inr": null,
+                     *         "purchasable": false,
+                     *         "limits": {
+                     *           "projects": null,
+                     *           "database_bytes": null,
+                     *           "storage_bytes": null,
+                     *           "monthly_active_users": null,
+                     *           "bandwidth_bytes": null,
+                     *           "mailboxes": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Plan"][];
                 };
             };
@@ -3916,12 +4856,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -3932,6 +4882,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "f3b1c2d4-1111-4a2b-9c3d-5e6f7a8b9c0d",
+                     *           "operation_id": "createProject",
+                     *           "summary": "Created project Todo app",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app",
+                     *           "ip": "203.0.113.7",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityPage"];
                 };
             };
@@ -3950,6 +4919,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -3986,12 +4959,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "a-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -4005,6 +4988,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4024,12 +5012,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
@@ -4044,6 +5041,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4062,12 +5064,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
@@ -4082,6 +5093,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4101,12 +5117,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "allowed_origins": [
+                 *         "https://todo-app.example.com"
+                 *       ],
+                 *       "site_url": "https://todo-app.example.com"
+                 *     }
+                 */
                 "application/json": {
                     allowed_origins?: components["schemas"]["Origin"][];
                     block_common_passwords?: boolean;
@@ -4121,6 +5149,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://todo-app.example.com"
+                     *       ],
+                     *       "site_url": "https://todo-app.example.com",
+                     *       "block_common_passwords": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthSettings"];
                 };
             };
@@ -4139,12 +5176,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Pagination"];
             };
         };
@@ -4155,6 +5201,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "users": [
+                     *         {
+                     *           "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *           "email": "grace@example.com",
+                     *           "email_verified": false,
+                     *           "last_login": "2026-11-21T14:05:12.000Z",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthUserList"];
                 };
             };
@@ -4173,6 +5236,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4185,6 +5252,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "hb_auth_8Wz1Nc6Yd0Sb5Ha4fJk9Qm2Xv7Lp3Rt"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                     };
@@ -4205,6 +5277,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4217,6 +5293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "todo-app.localhost",
+                     *       "bucketId": "bkt_3f9a1c7e5b2d8f04",
+                     *       "api_key": "hb_bucket_4fJk9Qm2Xv7Lp3Rt8Wz1Nc6Yd0Sb5Ha"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                         bucketId: string;
@@ -4239,12 +5322,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     domain?: string;
                     uid?: string;
@@ -4258,6 +5346,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cpu_percent": 1.5,
+                     *       "mem_percent": 12.4,
+                     *       "rx_mb": 3.2,
+                     *       "tx_mb": 18.7,
+                     *       "status": "running",
+                     *       "restarts": 0,
+                     *       "last_exit": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContainerStats"];
                 };
             };
@@ -4276,12 +5375,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": {
+                 *         "name": "due_at",
+                 *         "type": "timestamptz"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbColumnSpec"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4295,6 +5407,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "due_at",
+                     *           "type": "timestamptz",
+                     *           "nullable": true,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4315,12 +5478,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "todos",
+                 *       "columns": [
+                 *         {
+                 *           "name": "title",
+                 *           "type": "text",
+                 *           "not_null": true
+                 *         },
+                 *         {
+                 *           "name": "done",
+                 *           "type": "boolean",
+                 *           "not_null": true,
+                 *           "default": "false"
+                 *         }
+                 *       ],
+                 *       "access": "signed_in"
+                 *     }
+                 */
                 "application/json": {
                     access?: components["schemas"]["DbAccess"];
                     columns: components["schemas"]["DbColumnSpec"][];
@@ -4335,6 +5521,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 0,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 16384,
+                     *       "last_modified": "2026-11-20T09:30:00.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4355,12 +5583,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": "done"
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbIdentifier"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4374,6 +5612,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4393,12 +5664,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "todos",
+                 *       "confirm": "todos"
+                 *     }
+                 */
                 "application/json": {
                     confirm: string;
                     name: components["schemas"]["DbIdentifier"];
@@ -4412,6 +5693,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "dropped"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4431,12 +5717,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": "title",
+                 *       "new_name": "headline"
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbIdentifier"];
                     new_name: components["schemas"]["DbIdentifier"];
@@ -4451,6 +5748,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "headline",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4470,12 +5809,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "access": "owner"
+                 *     }
+                 */
                 "application/json": {
                     access: components["schemas"]["DbAccess"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4489,6 +5838,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "owner_id",
+                     *           "type": "uuid",
+                     *           "nullable": true,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "owner"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4508,12 +5908,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "select id, title from todos order by id limit 10"
+                 *     }
+                 */
                 "application/json": {
                     query: string;
                 };
@@ -4526,6 +5935,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "int8"
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text"
+                     *         }
+                     *       ],
+                     *       "rows": [
+                     *         [
+                     *           1,
+                     *           "Buy milk"
+                     *         ],
+                     *         [
+                     *           2,
+                     *           "Write the docs"
+                     *         ]
+                     *       ],
+                     *       "row_count": 2,
+                     *       "truncated": false,
+                     *       "duration_ms": 1.8
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbSqlResult"];
                 };
             };
@@ -4554,12 +5990,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4570,6 +6011,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tables": [
+                     *         {
+                     *           "name": "todos",
+                     *           "columns": [
+                     *             {
+                     *               "name": "id",
+                     *               "type": "bigint",
+                     *               "nullable": false,
+                     *               "primary_key": true,
+                     *               "unique": true,
+                     *               "default": "auto_increment",
+                     *               "references": null
+                     *             },
+                     *             {
+                     *               "name": "title",
+                     *               "type": "text",
+                     *               "nullable": false,
+                     *               "primary_key": false,
+                     *               "unique": false,
+                     *               "default": null,
+                     *               "references": null
+                     *             },
+                     *             {
+                     *               "name": "done",
+                     *               "type": "boolean",
+                     *               "nullable": false,
+                     *               "primary_key": false,
+                     *               "unique": false,
+                     *               "default": "false",
+                     *               "references": null
+                     *             }
+                     *           ],
+                     *           "primary_key": [
+                     *             "id"
+                     *           ],
+                     *           "row_count": 42,
+                     *           "row_count_estimated": false,
+                     *           "size_bytes": 32768,
+                     *           "last_modified": "2026-11-21T14:05:12.000Z",
+                     *           "access": "signed_in"
+                     *         }
+                     *       ],
+                     *       "size_bytes": 8388608,
+                     *       "usage_bytes": 8388608,
+                     *       "limit_bytes": 524288000
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTableList"];
                 };
             };
@@ -4588,13 +6078,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbDelete"];
             };
         };
@@ -4605,6 +6111,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4625,13 +6144,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "title": "Buy milk",
+                 *           "done": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbInsert"];
             };
         };
@@ -4642,6 +6176,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "inserted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4662,13 +6209,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "done",
+                 *           "op": "eq",
+                 *           "value": false
+                 *         }
+                 *       ],
+                 *       "order": [
+                 *         {
+                 *           "column": "id",
+                 *           "ascending": true
+                 *         }
+                 *       ],
+                 *       "page": 1,
+                 *       "count": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbSelect"];
             };
         };
@@ -4679,6 +6250,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowPage"];
                 };
             };
@@ -4698,13 +6284,32 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": 1
+                 *         }
+                 *       ],
+                 *       "values": {
+                 *         "done": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbUpdate"];
             };
         };
@@ -4715,6 +6320,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "updated",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4735,12 +6353,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirm": "todo-app"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
                     confirm: string;
@@ -4754,6 +6381,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4772,6 +6404,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4784,6 +6420,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deployments": [
+                     *         {
+                     *           "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "type": "Static",
+                     *           "status": "live",
+                     *           "live": true,
+                     *           "size_bytes": 48213,
+                     *           "file_count": 12,
+                     *           "root": "dist",
+                     *           "error": null,
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "live_deployment_id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11"
+                     *     }
+                     */
                     "application/json": {
                         deployments: components["schemas"]["Deployment"][];
                         live_deployment_id?: string | null;
@@ -4805,7 +6460,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4818,6 +6481,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Deployment is live",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 12,
+                     *         "root": "dist",
+                     *         "error": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
@@ -4839,7 +6519,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4852,6 +6540,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "build_log": "Extracted 12 files (48 KB) into dist\nStatic site: no build step\n",
+                     *       "runtime_log": ""
+                     *     }
+                     */
                     "application/json": {
                         build_log: string;
                         runtime_log: string;
@@ -4873,12 +6567,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -4889,6 +6593,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "id": "a1b2c3d4-2222-4e5f-8a9b-0c1d2e3f4a5b",
+                     *           "kind": "deploy_failed",
+                     *           "severity": "high",
+                     *           "message": "The deployment failed: package.json has no start script",
+                     *           "created_at": "2026-11-21T14:05:12.000Z",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
@@ -4902,11 +6625,59 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    exportProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The archive, as an attachment named after the project's subdomain */
+            200: {
+                headers: {
+                    /** @example attachment; filename="shop-2026-11-24.tar.gz" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (the gzip'd tar archive) */
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getSiteTraffic: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4919,6 +6690,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "traffic": [
+                     *         {
+                     *           "label": "Nov 20",
+                     *           "requests": 1280
+                     *         }
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "status": 404,
+                     *           "path": "/favicon.ico",
+                     *           "count": 37,
+                     *           "severity": "low",
+                     *           "last_seen": "2026-11-21T14:05:12.000Z"
+                     *         }
+                     *       ],
+                     *       "activity": [
+                     *         {
+                     *           "message": "Deployment is live",
+                     *           "at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SiteTraffic"];
                 };
             };
@@ -4937,12 +6733,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file_ids": [
+                 *         "c56a4180-65aa-42ec-a945-5fd21dec0538"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     file_ids: string[];
                 };
@@ -4955,6 +6762,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "deleted": 1
+                     *     }
+                     */
                     "application/json": {
                         deleted: number;
                         message: string;
@@ -4976,12 +6789,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Pagination"];
             };
         };
@@ -4992,6 +6814,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *           "object_type": "image/png",
+                     *           "object_size": 48213,
+                     *           "metadata": "{\"name\":\"avatar.png\"}",
+                     *           "path": "",
+                     *           "created_at": "2026-11-20T09:30:00.000Z",
+                     *           "updated_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "usage_bytes": 152043520,
+                     *       "files_bytes": 104857600,
+                     *       "hosting_bytes": 47185920,
+                     *       "quota_bytes": 1073741824
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileList"];
                 };
             };
@@ -5010,6 +6855,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5063,6 +6912,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5109,6 +6962,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5166,6 +7023,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5225,6 +7086,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5281,6 +7146,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5327,6 +7196,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5352,6 +7225,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "file": {
+                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "object_type": "image/png",
+                     *         "object_size": 48213,
+                     *         "metadata": "{\"name\":\"avatar.png\"}",
+                     *         "path": "",
+                     *         "created_at": "2026-11-20T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         file?: components["schemas"]["StorageFile"];
                         message: string;
@@ -5373,6 +7260,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5424,12 +7315,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5442,6 +7342,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "email": "hello@example.com",
+                     *         "created": "2026-11-20T09:30:00.000Z",
+                     *         "status": "active",
+                     *         "active": true,
+                     *         "quota": 5368709120,
+                     *         "used": 1048576
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["EmailAccount"][];
                 };
             };
@@ -5461,12 +7373,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello",
+                 *       "domain": "example.com",
+                 *       "password": "Mailbox-Pass1!"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                     /** @description The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists". */
@@ -5482,6 +7405,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "created"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5510,12 +7438,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5528,6 +7465,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "added"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5547,12 +7489,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello@example.com",
+                 *       "password": "New-Mailbox-Pass2!"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: components["schemas"]["MailboxPassword"];
@@ -5566,6 +7518,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "changed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5585,12 +7542,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -5603,6 +7569,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "removed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5622,12 +7593,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5640,6 +7620,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "removed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5658,12 +7643,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     project_id?: string;
                 };
@@ -5676,6 +7666,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "example.com",
+                     *       "date": "2026-11-20T09:30:00.000Z",
+                     *       "verified": false,
+                     *       "dnsRecords": [
+                     *         {
+                     *           "type": "MX",
+                     *           "host": "@",
+                     *           "value": "mail.localhost",
+                     *           "priority": 10,
+                     *           "ttl": 3600,
+                     *           "purpose": "Receive mail"
+                     *         },
+                     *         {
+                     *           "type": "TXT",
+                     *           "host": "@",
+                     *           "value": "v=spf1 mx -all",
+                     *           "ttl": 3600,
+                     *           "purpose": "SPF"
+                     *         }
+                     *       ],
+                     *       "mail_servers_attached": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["SmtpDomainDetails"];
                 };
             };
@@ -5694,12 +7709,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5712,6 +7736,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5731,6 +7760,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5758,6 +7791,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Project deployed!",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 12,
+                     *         "root": "dist",
+                     *         "error": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
@@ -5779,12 +7829,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "range": "7d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageQuery"];
             };
         };
@@ -5795,6 +7854,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "range": "7d",
+                     *       "bucket": "day",
+                     *       "from": "2026-11-14T00:00:00.000Z",
+                     *       "to": "2026-11-21T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "requests": {
+                     *             "s2xx": 1204,
+                     *             "s3xx": 12,
+                     *             "s4xx": 37,
+                     *             "s5xx": 0
+                     *           },
+                     *           "bandwidth_bytes": 73400320
+                     *         }
+                     *       ],
+                     *       "active_users": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "users": 58
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "requests": {
+                     *           "s2xx": 8210,
+                     *           "s3xx": 80,
+                     *           "s4xx": 211,
+                     *           "s5xx": 2
+                     *         },
+                     *         "bandwidth_bytes": 513802240,
+                     *         "database_bytes": 8388608,
+                     *         "storage_bytes": 104857600,
+                     *         "active_users_month": 240,
+                     *         "requests_per_second": 0.014
+                     *       },
+                     *       "limits": {
+                     *         "plan": "hobby",
+                     *         "label": "Hobby",
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
@@ -5817,6 +7922,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+                 *     }
+                 */
                 "application/json": {
                     project_id: string;
                 };
@@ -5829,6 +7939,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *       "domain": "todo-app.localhost",
+                     *       "user_id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "project_name": "Todo app",
+                     *       "subdomain": "todo-app",
+                     *       "created_at": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectDetails"];
                 };
             };
@@ -5856,6 +7976,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Project"][];
                 };
             };
@@ -5876,6 +8009,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     name: components["schemas"]["Name"];
@@ -5890,6 +8030,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "Account created",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -5907,12 +8054,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The token from the link in the mail.
+                 * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+                 */
                 token: components["parameters"]["Token"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: components["schemas"]["NewPassword"];
                 };
@@ -5925,6 +8081,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Password has been reset"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5944,7 +8105,15 @@ export interface operations {
             };
             header?: never;
             path: {
+                /**
+                 * @description The file's object_id.
+                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
+                 */
                 objectId: string;
+                /**
+                 * @description The share link's secret segment.
+                 * @example Zk3xQ9mV2pL7sR4tY8wB1nF6hJ0c
+                 */
                 segment: string;
             };
             cookie?: never;
@@ -5999,6 +8168,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Verification email sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6352,6 +8526,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "enroll"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action?: "enroll" | "enable" | "disable";
@@ -6366,6 +8545,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Scan the code with your authenticator app, then confirm with a code",
+                     *       "mfa_enabled": false,
+                     *       "secret": "JBSWY3DPEHPK3PXP",
+                     *       "otpauth_url": "otpauth://totp/Hostbase:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Hostbase"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MfaToggleAnswer"];
                 };
             };
@@ -6387,6 +8574,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "range": "7d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageQuery"];
             };
         };
@@ -6397,6 +8589,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "range": "7d",
+                     *       "bucket": "day",
+                     *       "from": "2026-11-14T00:00:00.000Z",
+                     *       "to": "2026-11-21T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "requests": {
+                     *             "s2xx": 1204,
+                     *             "s3xx": 12,
+                     *             "s4xx": 37,
+                     *             "s5xx": 0
+                     *           },
+                     *           "bandwidth_bytes": 73400320
+                     *         }
+                     *       ],
+                     *       "active_users": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "users": 58
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "requests": {
+                     *           "s2xx": 8210,
+                     *           "s3xx": 80,
+                     *           "s4xx": 211,
+                     *           "s5xx": 2
+                     *         },
+                     *         "bandwidth_bytes": 513802240,
+                     *         "database_bytes": 8388608,
+                     *         "storage_bytes": 104857600,
+                     *         "active_users_month": 240,
+                     *         "requests_per_second": 0.014
+                     *       },
+                     *       "limits": {
+                     *         "plan": "hobby",
+                     *         "label": "Hobby",
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
@@ -6417,6 +8655,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -6432,6 +8676,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Login successful",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
@@ -6453,6 +8704,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "kX2v9QmT4pL8sR1wZ7yN3bF6"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -6465,6 +8721,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6485,6 +8746,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "mfa_code": "123456",
+                 *       "mfa_token": "mfa_5b4a39281706f5e4c3d2"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -6502,6 +8770,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "verified",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -6523,6 +8799,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "order_NdX3b2V1c0Zy9a",
+                 *       "payment_id": "pay_NdX4c3W2d1Az0b",
+                 *       "signature": "5f1e3a7c9b2d4f6e8a0c1b3d5f7e9a2c4b6d8f0e1a3c5b7d9f2e4a6c8b0d1f3e"
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                     payment_id: string;
@@ -6537,6 +8820,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "paid",
+                     *       "provider": "razorpay",
+                     *       "payment_id": "pay_NdX4c3W2d1Az0b",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T14:05:12.000Z",
+                     *       "message": "verified",
+                     *       "account_plan": "pro"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6559,6 +8857,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -6571,6 +8874,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6587,6 +8895,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The token from the link in the mail.
+                 * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+                 */
                 token: components["parameters"]["Token"];
             };
             cookie?: never;
@@ -6615,6 +8927,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "mfa_code": "123456",
+                 *       "mfa_token": "mfa_5b4a39281706f5e4c3d2"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -6632,6 +8951,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "verified",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -6653,6 +8980,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -6665,6 +8997,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6685,6 +9022,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entity": "event",
+                 *       "event": "order.paid",
+                 *       "payload": {
+                 *         "order": {
+                 *           "entity": {
+                 *             "id": "order_NdX3b2V1c0Zy9a",
+                 *             "status": "paid"
+                 *           }
+                 *         },
+                 *         "payment": {
+                 *           "entity": {
+                 *             "id": "pay_NdX4c3W2d1Az0b",
+                 *             "order_id": "order_NdX3b2V1c0Zy9a",
+                 *             "status": "captured"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": Record<string, never>;
             };
         };
@@ -6695,6 +9053,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "processed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };

@@ -259,6 +259,12 @@ export const operations = [
     "tag": "endUserAuth"
   },
   {
+    "operationId": "exportProject",
+    "method": "POST",
+    "path": "/project/{projectId}/export",
+    "tag": "projects"
+  },
+  {
     "operationId": "forgotPassword",
     "method": "POST",
     "path": "/forgetPassword",

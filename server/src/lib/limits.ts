@@ -25,6 +25,8 @@ export const WINDOW_LIMITS = {
   verifyMailPerAccount: { max: 5, windowSeconds: HOUR },
   // The contact form.
   contactPerAddress: { max: 5, windowSeconds: HOUR },
+  // Project exports (each reads every row and file of a project): per account.
+  projectExportPerAccount: { max: 10, windowSeconds: HOUR },
   // A project's end users, all keyed by project too: one project's traffic never throttles another's.
   endUserSignUpPerAddress: { max: 30, windowSeconds: 5 * MINUTE },
   endUserResetPerAddress: { max: 20, windowSeconds: 15 * MINUTE },

@@ -99,6 +99,32 @@ export async function customFetch<T>(url: string, init: RequestInit = {}): Promi
 
 export default customFetch;
 
+/**
+ * A POST whose answer is a file (a project's archive), saved by the browser under the name the
+ * server gives (Content-Disposition) or `fallbackName`. Same auth and error rules as customFetch.
+ */
+export async function downloadFile(url: string, fallbackName: string): Promise<string> {
+  const headers = new Headers({ 'Content-Type': 'application/json', ...authHeaders() });
+  let res: Response;
+  try {
+    res = await fetch(withBase(url), { method: 'POST', headers, body: '{}' });
+  } catch {
+    throw new ApiError(UNKNOWN_ERROR, 0);
+  }
+  if (!res.ok) throw httpError(res.status, await readBody(res).catch(() => undefined));
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const href = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // After the click has handed the blob to the download.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  return name;
+}
+
 /** The message to show for any thrown value. */
 export function errorMessage(err: unknown, fallback = UNKNOWN_ERROR): string {
   if (err instanceof Error && err.message) return err.message;

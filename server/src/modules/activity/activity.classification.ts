@@ -84,6 +84,7 @@ export const operationActivity: Record<OperationId, Classification> = {
   createProjectAlias: changes((c) => `Created project "${text(c.body.projectName)}" (${text(c.body.subdomain)})`),
   getProjectDetails: reads,
   deleteProject: changes((c) => `Deleted project ${projectName(c)}`),
+  exportProject: changes((c) => `Exported project ${projectName(c)} to an archive`),
   getBucketDetails: reads,
   getAuthenticationDetails: reads,
   getProjectApiKeys: reads,

@@ -26,6 +26,7 @@ import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from './hosting.tables';
 import type { ProjectRow } from '../projects/projects.tables';
 import { endToEndHeaders } from '../../http/hop-by-hop';
+import { isPeerRequest, PEER_HEADER } from './runtime.leased';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -39,6 +40,8 @@ export interface GatewayDeps {
   log: FastifyBaseLogger;
   /** Sites of an account over its plan's monthly bandwidth answer 503 (bandwidth.ts). */
   bandwidth?: BandwidthGuard;
+  /** SITE_RUNNER=lease: the token of requests another instance forwards to this one (runtime.leased.ts). */
+  peerToken?: string;
 }
 
 /** `shop.example.com:3000` → `shop` when the platform domain is example.com; else undefined. */
@@ -177,19 +180,23 @@ export class Gateway {
       this.ready.add(deployment.id);
     }
     let upstream;
+    const fromPeer = isPeerRequest(req.headers, this.d.peerToken);
     try {
-      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment));
+      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment), { forRequest: true, forwarded: fromPeer });
     } catch {
-      this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
+      if (!fromPeer) this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
       return refuseUpgrade(socket, 503, 'Service Unavailable');
     }
     if (socket.destroyed) return;
     const encrypted = Boolean((req.socket as { encrypted?: boolean }).encrypted);
+    const forwardedFor = fromPeer && typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : (req.socket.remoteAddress ?? '');
+    const forwardedProto = fromPeer && req.headers['x-forwarded-proto'] === 'https' ? 'https' : encrypted ? 'https' : 'http';
     tunnel(req, socket, head, {
       upstream,
-      forwardedFor: req.socket.remoteAddress ?? '',
-      forwardedProto: encrypted ? 'https' : 'http',
-      done: (status, bytesIn, bytesOut) => this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut),
+      forwardedFor,
+      forwardedProto,
+      // A request another instance forwarded is counted there, once.
+      done: (status, bytesIn, bytesOut) => (fromPeer ? undefined : this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut)),
     });
   }
 
@@ -216,24 +223,33 @@ function pathOf(url: string | undefined): string {
 async function proxy(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
   const urlPath = req.url.split('?')[0];
   let upstream;
+  const fromPeer = isPeerRequest(req.headers, d.peerToken);
+  // A request another instance forwarded is counted there (traffic, errors, bandwidth), once.
+  const record: TrafficCounter['record'] = (...args) => (fromPeer ? undefined : d.traffic.record(...args));
   try {
-    upstream = await d.runtime.ensure(d.service.specOf(project, deployment));
+    upstream = await d.runtime.ensure(d.service.specOf(project, deployment), { forRequest: true, forwarded: fromPeer });
     // This instance may still run an older deployment of the project (switched elsewhere).
     const running = d.runtime.running(project.id);
     if (running && running.deploymentId !== deployment.id) void d.runtime.retire(project.id, deployment.id);
   } catch {
-    d.traffic.record(project.id, 503, urlPath, bytesIn, 0);
+    record(project.id, 503, urlPath, bytesIn, 0);
     return reply.code(503).type('text/html; charset=utf-8').header('retry-after', '5').send(unavailablePage());
   }
-  // The client's own X-Forwarded-* are replaced: only this gateway's are true.
-  const headers: http.OutgoingHttpHeaders = endToEndHeaders(req.headers, true);
-  headers['x-forwarded-for'] = req.ip;
-  headers['x-forwarded-host'] = req.headers.host;
-  headers['x-forwarded-proto'] = req.protocol;
+  // The client's own X-Forwarded-* are replaced: only this gateway's are true (or, for a request
+  // another instance forwarded, that instance's). The instances' token never reaches a site.
+  const headers: http.OutgoingHttpHeaders = endToEndHeaders(req.headers, !fromPeer);
+  delete headers[PEER_HEADER];
+  if (!fromPeer) {
+    headers['x-forwarded-for'] = req.ip;
+    headers['x-forwarded-host'] = req.headers.host;
+    headers['x-forwarded-proto'] = req.protocol;
+  }
+  const { peer, ...target } = 'socketPath' in upstream ? { ...upstream, peer: undefined } : upstream;
+  if (peer) headers[PEER_HEADER] = peer;
 
   return new Promise<FastifyReply>((resolve) => {
     let bodyIn = 0;
-    const up = http.request({ ...upstream, method: req.method, path: req.url, headers, agent }, (res) => {
+    const up = http.request({ ...target, method: req.method, path: req.url, headers, agent }, (res) => {
       let out = 0;
       // Count in a pass-through: a 'data' listener on res itself would drain it before Fastify pipes it.
       const counted = new PassThrough({
@@ -242,7 +258,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
           done(null, chunk);
         },
       });
-      counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
+      counted.on('end', () => record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
       res.on('error', (err) => counted.destroy(err));
       res.pipe(counted);
       resolve(reply.code(res.statusCode ?? 502).headers(endToEndHeaders(res.headers)).send(counted));
@@ -250,7 +266,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
     up.setTimeout(60_000, () => up.destroy(new Error('upstream timeout')));
     up.on('error', () => {
       if (reply.sent) return;
-      d.traffic.record(project.id, 502, urlPath, bytesIn, 0);
+      record(project.id, 502, urlPath, bytesIn, 0);
       resolve(reply.code(502).type('text/html; charset=utf-8').send(unavailablePage()));
     });
     const counter = new PassThrough({

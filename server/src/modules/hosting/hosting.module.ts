@@ -25,6 +25,8 @@ import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { BandwidthGuard } from './bandwidth';
+import { DatabaseLogs } from './runtime-logs';
+import { LeasedRuntime } from './runtime.leased';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -55,7 +57,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });
   const siteUid = siteUidsFrom(deps.database);
-  const runtime =
+  // The sites' output goes to the database: every instance shows it (runtime-logs.ts).
+  const siteLogs = new DatabaseLogs(deps.database, deps.log);
+  const local: Runtime =
     opts.runtime ??
     (config.siteRuntime === 'docker'
       ? new DockerRuntime({
@@ -67,24 +71,44 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
           nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
         })
       : new ProcessRuntime({
-          log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress,
+          log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress, logs: siteLogs,
           onCrash: ({ projectId }, cause) =>
             void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
         }));
+  // Several instances: one runs the sites, the others proxy to it (runtime.leased.ts).
+  const leased =
+    config.siteRunner === 'local'
+      ? undefined
+      : new LeasedRuntime({
+          local, database: deps.database, log: deps.log, instanceId: builds.instanceId, url: config.instanceUrl, secret: config.jwtSecret, mode: config.siteRunner,
+          sharedLogs: opts.runtime ? undefined : siteLogs,
+          specFor: async (projectId, deploymentId) => {
+            const [project, row] = await Promise.all([projects.findById(projectId).catch(() => undefined), repo.findDeployment(projectId, deploymentId)]);
+            if (!project || !row || row.status === 'failed') return undefined;
+            await files.ensureLocal(projectId, deploymentId);
+            return service.specOf(project, row);
+          },
+        });
+  const runtime: Runtime = leased ?? local;
+  leased?.registerPeerRoutes(app);
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
-  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth });
+  const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
   gateway.register(app);
   opts.frontDoor?.use(gateway.front);
   opts.frontDoor?.useUpgrade(gateway.upgrade);
   // Before listening: builds a crash interrupted are failed and their files swept (build-lifecycle.ts).
-  app.addHook('onReady', () => builds.start());
+  app.addHook('onReady', async () => {
+    await builds.start();
+    await leased?.start().catch((err: unknown) => deps.log.error({ err }, 'hosting: the runner lease could not be claimed'));
+  });
   app.addHook('onClose', async () => {
     builds.stop();
     await traffic.close();
     await runtime.close();
+    await siteLogs.close();
   });
   // For a shutdown that cannot finish (server.ts): the hosted sites are stopped whatever else hangs.
   app.decorate('stopSites', () => runtime.close());

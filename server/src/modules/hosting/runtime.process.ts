@@ -17,6 +17,7 @@ import type { SiteUidOf } from './site-identities';
 import { SiteNetwork, type Egress } from './site-network';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 import { DEFAULT_SITE_LIMITS } from '../../lib/limits';
+import { MemoryLogs, type RuntimeLogSink } from './runtime-logs';
 
 export interface ProcessRuntimeOptions {
   log: FastifyBaseLogger;
@@ -34,10 +35,11 @@ export interface ProcessRuntimeOptions {
   support?: SandboxSupport;
   /** A site's process exited unexpectedly: told once per crash streak (not per restart of a crash loop). */
   onCrash?: (spec: SiteSpec, cause: string) => void;
+  /** Where the sites' output goes: the database (runtime-logs.ts) so every instance shows it; memory by default. */
+  logs?: RuntimeLogSink;
 }
 
 export const DEFAULT_LIMITS: Limits = { ...DEFAULT_SITE_LIMITS };
-const LOG_TAIL = 64 * 1024;
 /** One number per runtime in this process: two apps in one process (tests) never share a folder. */
 let instances = 0;
 
@@ -61,7 +63,7 @@ export class ProcessRuntime implements Runtime {
   readonly name = 'process';
   private readonly procs = new Map<string, Proc>(); // by deploymentId
   private readonly starting = new Map<string, Promise<Upstream>>();
-  private readonly logsByDeployment = new Map<string, string>();
+  private readonly logSink: RuntimeLogSink;
   private readonly uids = new Map<string, number>();
   private readonly runRoot: string;
   private readonly prefix = `${process.pid}-${++instances}-`;
@@ -73,6 +75,7 @@ export class ProcessRuntime implements Runtime {
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.runRoot = o.runRoot ?? path.join(os.tmpdir(), 'hostbase-sites');
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
+    this.logSink = o.logs ?? new MemoryLogs();
     let support = o.support ?? probeSandbox();
     if (support.ok) {
       const cg = detectCgroups();
@@ -333,17 +336,22 @@ export class ProcessRuntime implements Runtime {
     }
   }
 
-  async logs(deploymentId: string): Promise<string> {
-    return this.logsByDeployment.get(deploymentId) ?? '';
+  logs(deploymentId: string): Promise<string> {
+    return this.logSink.read(deploymentId);
   }
 
   private appendLog(deploymentId: string, text: string): void {
-    const next = (this.logsByDeployment.get(deploymentId) ?? '') + text;
-    this.logsByDeployment.set(deploymentId, next.length > LOG_TAIL ? next.slice(-LOG_TAIL) : next);
+    this.logSink.append(deploymentId, text);
+  }
+
+  /** Stops every site; the runtime can start sites again afterwards (a runner that lost its lease). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.procs.values()].map((p) => this.stopProc(p)));
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.procs.values()].map((p) => this.stopProc(p)));
+    await this.stopAll();
+    await this.logSink.close();
   }
 
   /**

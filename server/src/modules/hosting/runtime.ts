@@ -12,8 +12,18 @@ export interface SiteSpec {
   entry: string;
 }
 
-/** Where the gateway sends a site's requests: a TCP address (Docker) or a unix socket (sandbox). */
-export type Upstream = { host: string; port: number } | { socketPath: string };
+/**
+ * Where the gateway sends a site's requests: a TCP address (Docker), a unix socket (sandbox), or
+ * the instance that runs the site (SITE_RUNNER=lease: `peer` is the token that instance trusts).
+ */
+export type Upstream = { host: string; port: number; peer?: string } | { socketPath: string };
+
+export interface EnsureOptions {
+  /** For a request being proxied: an instance that does not run sites may just name the one that does. */
+  forRequest?: boolean;
+  /** The request came from another instance already: never send it on again. */
+  forwarded?: boolean;
+}
 
 export interface RuntimeStats {
   cpuPercent: number;
@@ -36,7 +46,7 @@ export interface Runtime {
    * connections; rejects with its log tail when it cannot start. Other deployments of the
    * project keep running until retire(): a deploy switches traffic first, then retires.
    */
-  ensure(spec: SiteSpec): Promise<Upstream>;
+  ensure(spec: SiteSpec, opts?: EnsureOptions): Promise<Upstream>;
   /** Stops every process of the project except `keepDeploymentId`. */
   retire(projectId: string, keepDeploymentId?: string): Promise<void>;
   /** The running deployment of a project on this instance, if any. */
@@ -44,6 +54,8 @@ export interface Runtime {
   stats(projectId: string): Promise<RuntimeStats | undefined>;
   /** stdout and stderr of the deployment's process (tail). */
   logs(deploymentId: string): Promise<string>;
+  /** Stops every site but can start them again (a runner that lost its lease). */
+  stopAll?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getListProjectsQueryKey, useDeleteProject, useListProjects } from '../../api/generated/projects/projects';
 import type { Project } from '../../api/generated/model';
 import { inlineError } from '../../api/queryClient';
+import { downloadFile, errorMessage } from '../../api/http';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/IconButton';
@@ -22,6 +23,17 @@ export default function ProjectsPage() {
   const del = useDeleteProject(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
+  const [exporting, setExporting] = useState<string | null>(null);
+
+  const exportProject = (project: Project) => {
+    setExporting(project.project_id);
+    downloadFile(`/project/${encodeURIComponent(project.project_id)}/export`, `${project.subdomain}.tar.gz`)
+      .then(
+        (name) => toast.success('Project exported', `${name}: it holds the project's keys and users' password hashes, keep it private`),
+        (err: unknown) => toast.error('Export failed', errorMessage(err)),
+      )
+      .finally(() => setExporting(null));
+  };
 
   const confirmDelete = () =>
     toDelete.confirm((project) =>
@@ -81,7 +93,16 @@ export default function ProjectsPage() {
                 {p.description && <p className="project-desc">{p.description}</p>}
                 <div className="project-foot">
                   <span className="muted">Created {formatDate(p.created_at)}</span>
-                  <IconButton icon="trash" danger label={`Delete project ${p.project_name}`} onClick={() => toDelete.open(p)} />
+                  <span className="project-actions">
+                    <IconButton
+                      icon="download"
+                      label={`Export project ${p.project_name}`}
+                      title="Export project"
+                      disabled={exporting === p.project_id}
+                      onClick={() => exportProject(p)}
+                    />
+                    <IconButton icon="trash" danger label={`Delete project ${p.project_name}`} onClick={() => toDelete.open(p)} />
+                  </span>
                 </div>
               </li>
             ))}

@@ -59,6 +59,7 @@ project is a 401. With the publishable key (or the secret key with a token) the 
 rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
 the project's owner: no access rule applies.
 
+ * @summary Read rows (app)
  */
 export const getSelectDbRowsUrl = (table: string,) => {
 
@@ -113,7 +114,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type SelectDbRowsMutationBody = DbSelect
     export type SelectDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Read rows (app)
+ */
+export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof selectDbRows>>, TError,{table: string;data: DbSelect}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof selectDbRows>>,
@@ -135,6 +139,7 @@ project is a 401. With the publishable key (or the secret key with a token) the 
 rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
 the project's owner: no access rule applies.
 
+ * @summary Insert rows (app)
  */
 export const getInsertDbRowsUrl = (table: string,) => {
 
@@ -189,7 +194,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type InsertDbRowsMutationBody = DbInsert
     export type InsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Insert rows (app)
+ */
+export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof insertDbRows>>, TError,{table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof insertDbRows>>,
@@ -211,6 +219,7 @@ project is a 401. With the publishable key (or the secret key with a token) the 
 rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
 the project's owner: no access rule applies.
 
+ * @summary Update rows (app)
  */
 export const getUpdateDbRowsUrl = (table: string,) => {
 
@@ -265,7 +274,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UpdateDbRowsMutationBody = DbUpdate
     export type UpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Update rows (app)
+ */
+export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDbRows>>, TError,{table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateDbRows>>,
@@ -287,6 +299,7 @@ project is a 401. With the publishable key (or the secret key with a token) the 
 rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
 the project's owner: no access rule applies.
 
+ * @summary Delete rows (app)
  */
 export const getDeleteDbRowsUrl = (table: string,) => {
 
@@ -341,7 +354,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteDbRowsMutationBody = DbDelete
     export type DeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Delete rows (app)
+ */
+export const useDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDbRows>>, TError,{table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteDbRows>>,
@@ -363,7 +379,9 @@ a `ready` event and sends a comment every 25 s. Same credentials as select; 403 
 caller may not read the table. A stream that falls behind (1000 events waiting), loses the
 caller's access or misses notifications ends with an `error` event (data `{"message"}`):
 reconnect and re-read.
+Changes nothing.
 
+ * @summary Follow a table's changes live (app)
  */
 export const getSubscribeDbChangesUrl = (table: string,) => {
 
@@ -441,6 +459,9 @@ export function useSubscribeDbChanges<TData = Awaited<ReturnType<typeof subscrib
  table: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof subscribeDbChanges>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Follow a table's changes live (app)
+ */
 
 export function useSubscribeDbChanges<TData = Awaited<ReturnType<typeof subscribeDbChanges>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(
  table: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof subscribeDbChanges>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -49,6 +49,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Deploy a site from a zip
+ */
 export const getUploadSiteZipUrl = (projectId: string,) => {
 
 
@@ -111,7 +116,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UploadSiteZipMutationBody = UploadSiteZipBody
     export type UploadSiteZipMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Deploy a site from a zip
+ */
+export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadSiteZip>>,
@@ -124,7 +132,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetContainerStatsUrl = (projectId: string,) => {
+    /**
+ * CPU, memory and network of the site's process (or container), its restarts and last exit. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read the live numbers of a project's site
+ */
+export const getGetContainerStatsUrl = (projectId: string,) => {
 
 
   
@@ -207,6 +220,9 @@ export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContai
     getContainerStatsBody?: GetContainerStatsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the live numbers of a project's site
+ */
 
 export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -225,6 +241,11 @@ export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContai
 
 
 
+/**
+ * The project's deployments, newest first, and which one is live. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary List a project's deployments
+ */
 export const getListDeploymentsUrl = (projectId: string,) => {
 
 
@@ -301,6 +322,9 @@ export function useListDeployments<TData = Awaited<ReturnType<typeof listDeploym
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List a project's deployments
+ */
 
 export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -320,6 +344,9 @@ export function useListDeployments<TData = Awaited<ReturnType<typeof listDeploym
 
 /**
  * Makes an earlier deployment live again (rollback).
+The example ids name no deployment, so trying it as is answers 404 and changes nothing.
+
+ * @summary Roll back to an earlier deployment
  */
 export const getActivateDeploymentUrl = (projectId: string,
     deploymentId: string,) => {
@@ -374,7 +401,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     
     export type ActivateDeploymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useActivateDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Roll back to an earlier deployment
+ */
+export const useActivateDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateDeployment>>, TError,{projectId: string;deploymentId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof activateDeployment>>,
@@ -387,7 +417,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetDeploymentLogsUrl = (projectId: string,
+    /**
+ * The build log and the runtime log (the site's output, newest last) of one deployment. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read a deployment's logs
+ */
+export const getGetDeploymentLogsUrl = (projectId: string,
     deploymentId: string,) => {
 
 
@@ -470,6 +505,9 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a deployment's logs
+ */
 
 export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -488,6 +526,11 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
 
 
 
+/**
+ * Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read a project's site traffic
+ */
 export const getGetSiteTrafficUrl = (projectId: string,) => {
 
 
@@ -564,6 +607,9 @@ export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraff
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a project's site traffic
+ */
 
 export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -581,6 +627,11 @@ export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraff
 
 
 
+/**
+ * Every project of the caller with its site's status and live deployment. Changes nothing.
+
+ * @summary List the caller's sites
+ */
 export const getListSitesUrl = () => {
 
 
@@ -657,6 +708,9 @@ export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TErr
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the caller's sites
+ */
 
 export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -33,6 +33,7 @@ import type {
   CreateProjectBody,
   DeleteProjectBody,
   Error,
+  ExportProjectBody,
   GetAuthenticationDetails200,
   GetBucketDetails200,
   GetProjectDetailsBody,
@@ -46,6 +47,7 @@ import type {
   RequestTimeoutResponse,
   RotateProjectKey200,
   RotateProjectKeyBody,
+  TooManyRequestsResponse,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UriTooLongResponse
@@ -58,6 +60,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * The caller's projects, newest first. Changes nothing.
+
+ * @summary List the caller's projects
+ */
 export const getListProjectsUrl = () => {
 
 
@@ -134,6 +141,9 @@ export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the caller's projects
+ */
 
 export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -151,6 +161,11 @@ export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>
 
 
 
+/**
+ * Whether a project could take this subdomain now: free, taken, invalid (3 to 63 lowercase letters, digits and inner hyphens) or reserved by the platform. Changes nothing.
+
+ * @summary Check whether a subdomain is free
+ */
 export const getCheckSubdomainUrl = () => {
 
 
@@ -203,7 +218,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CheckSubdomainMutationBody = CheckSubdomainBody
     export type CheckSubdomainMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Check whether a subdomain is free
+ */
+export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSubdomain>>, TError,{data: CheckSubdomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof checkSubdomain>>,
@@ -216,7 +234,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getCreateProjectUrl = () => {
+    /**
+ * Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+
+ * @summary Create a project
+ */
+export const getCreateProjectUrl = () => {
 
 
   
@@ -268,7 +291,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateProjectMutationBody = CreateProjectBody
     export type CreateProjectMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Create a project
+ */
+export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProject>>,
@@ -281,7 +307,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getCreateProjectAliasUrl = () => {
+    /**
+ * The same call as createProject (POST /create-project), under the name older clients use.
+
+ * @summary Create a project (alias of create-project)
+ */
+export const getCreateProjectAliasUrl = () => {
 
 
   
@@ -333,7 +364,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateProjectAliasMutationBody = CreateProjectAliasBody
     export type CreateProjectAliasMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Create a project (alias of create-project)
+ */
+export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProjectAlias>>,
@@ -346,7 +380,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetProjectDetailsUrl = () => {
+    /**
+ * One of the caller's projects by its id (404 for any other). Changes nothing.
+
+ * @summary Read a project
+ */
+export const getGetProjectDetailsUrl = () => {
 
 
   
@@ -423,6 +462,9 @@ export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjec
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a project
+ */
 
 export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -442,6 +484,9 @@ export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjec
 
 /**
  * Deletes the project and everything in it (files, end users, sites, mail domain).
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Delete a project and everything in it
  */
 export const getDeleteProjectUrl = (projectId: string,) => {
 
@@ -496,7 +541,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteProjectMutationBody = DeleteProjectBody
     export type DeleteProjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete a project and everything in it
+ */
+export const useDeleteProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProject>>, TError,{projectId: string;data: DeleteProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteProject>>,
@@ -509,7 +557,92 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetBucketDetailsUrl = (projectId: string,) => {
+    /**
+ * The project in one `.tar.gz` (format `hostbase-project`, version 1): its database tables
+with their rows and access rules, its files, its live deployment, its end users and auth
+settings, its mail domain and mailboxes, and its app keys, as
+`npm run project -- export` writes it; `npm run project -- import` restores it on a
+platform. The archive holds the project's keys, its DKIM private key and its users'
+password hashes: keep it private. Owner only; 10 exports per account an hour (429 with
+Retry-After beyond). A table column of a type the format does not carry answers 409 naming it.
+
+ * @summary Export the whole project as one archive
+ */
+export const getExportProjectUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/export`
+}
+
+export const exportProject = async (projectId: string,
+    exportProjectBody?: ExportProjectBody, options?: RequestInit): Promise<Blob> => {
+  
+  return customFetch<Blob>(getExportProjectUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      exportProjectBody,)
+  }
+);}
+
+
+
+
+export const getExportProjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportProject>>, TError,{projectId: string;data: ExportProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof exportProject>>, TError,{projectId: string;data: ExportProjectBody}, TContext> => {
+
+const mutationKey = ['exportProject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof exportProject>>, {projectId: string;data: ExportProjectBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  exportProject(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ExportProjectMutationResult = NonNullable<Awaited<ReturnType<typeof exportProject>>>
+    export type ExportProjectMutationBody = ExportProjectBody
+    export type ExportProjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
+
+    /**
+ * @summary Export the whole project as one archive
+ */
+export const useExportProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportProject>>, TError,{projectId: string;data: ExportProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof exportProject>>,
+        TError,
+        {projectId: string;data: ExportProjectBody},
+        TContext
+      > => {
+
+      const mutationOptions = getExportProjectMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read the project's bucket and its key
+ */
+export const getGetBucketDetailsUrl = (projectId: string,) => {
 
 
   
@@ -585,6 +718,9 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the project's bucket and its key
+ */
 
 export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -602,6 +738,11 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
 
 
 
+/**
+ * The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read the project's authentication key
+ */
 export const getGetAuthenticationDetailsUrl = (projectId: string,) => {
 
 
@@ -678,6 +819,9 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the project's authentication key
+ */
 
 export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -802,7 +946,8 @@ export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjec
 /**
  * Issues a new key; the old one stops working at once, on every instance. `publishable` and
 `authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
-secret key).
+secret key). Apps using the old key stop working until they get the new one. The example's
+project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Rotate an app key
  */

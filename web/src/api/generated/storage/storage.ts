@@ -59,6 +59,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Upload a file to a project's bucket (console)
+ */
 export const getUploadObjectUrl = (projectId: string,) => {
 
 
@@ -120,7 +125,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UploadObjectMutationBody = UploadObjectBody
     export type UploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Upload a file to a project's bucket (console)
+ */
+export const useUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadObject>>, TError,{projectId: string;data: UploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadObject>>,
@@ -133,7 +141,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getListObjectsUrl = (projectId: string,) => {
+    /**
+ * A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+
+ * @summary List a project's files (console)
+ */
+export const getListObjectsUrl = (projectId: string,) => {
 
 
   
@@ -216,6 +229,9 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List a project's files (console)
+ */
 
 export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -234,6 +250,11 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
 
 
 
+/**
+ * Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Delete files from a project's bucket (console)
+ */
 export const getDeleteObjectsUrl = (projectId: string,) => {
 
 
@@ -287,7 +308,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteObjectsMutationBody = DeleteObjectsBody
     export type DeleteObjectsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteObjects = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete files from a project's bucket (console)
+ */
+export const useDeleteObjects = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteObjects>>, TError,{projectId: string;data: DeleteObjectsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteObjects>>,
@@ -815,7 +839,9 @@ export const useRevokeSignedLink = <TError = BadRequestResponse | UnauthorizedRe
     /**
  * Public share link (also served at the bucket domain without the /api prefix). Streams the
 object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
+Changes nothing.
 
+ * @summary Download a file by its public share link
  */
 export const getDownloadObjectUrl = (segment: string,
     objectId: string,
@@ -914,6 +940,9 @@ export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObje
     params?: DownloadObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file by its public share link
+ */
 
 export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  segment: string,
