@@ -121,6 +121,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "createObjectSignedLink",
+    "method": "POST",
+    "path": "/storage/v1/objects/{objectId}/signed-links",
+    "tag": "bucket"
+  },
+  {
     "operationId": "createOrder",
     "method": "POST",
     "path": "/create-order/",
@@ -137,6 +143,12 @@ export const operations = [
     "method": "POST",
     "path": "/create_project",
     "tag": "projects"
+  },
+  {
+    "operationId": "createSignedLink",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links/create",
+    "tag": "storage"
   },
   {
     "operationId": "deleteAuthUser",
@@ -163,10 +175,22 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "deleteStorageRule",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules/delete",
+    "tag": "storage"
+  },
+  {
     "operationId": "downloadObject",
     "method": "GET",
     "path": "/s3/object-storage/{segment}/{objectId}",
     "tag": "storage"
+  },
+  {
+    "operationId": "downloadSignedObject",
+    "method": "GET",
+    "path": "/storage/v1/signed/{token}",
+    "tag": "bucket"
   },
   {
     "operationId": "dropDbColumn",
@@ -307,6 +331,12 @@ export const operations = [
     "tag": "system"
   },
   {
+    "operationId": "getProjectApiKeys",
+    "method": "POST",
+    "path": "/project/{projectId}/api-keys",
+    "tag": "projects"
+  },
+  {
     "operationId": "getProjectDetails",
     "method": "POST",
     "path": "/project/project-details/",
@@ -397,6 +427,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "listSignedLinks",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links",
+    "tag": "storage"
+  },
+  {
     "operationId": "listSites",
     "method": "POST",
     "path": "/hosting/sites",
@@ -407,6 +443,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/smtp/accounts",
     "tag": "smtp"
+  },
+  {
+    "operationId": "listStorageRules",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules",
+    "tag": "storage"
   },
   {
     "operationId": "loginAccount",
@@ -457,6 +499,18 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "revokeObjectSignedLink",
+    "method": "DELETE",
+    "path": "/storage/v1/signed-links/{linkId}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "revokeSignedLink",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links/revoke",
+    "tag": "storage"
+  },
+  {
     "operationId": "rotateProjectKey",
     "method": "POST",
     "path": "/project/{projectId}/rotate-key",
@@ -485,6 +539,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/database/set_access",
     "tag": "database"
+  },
+  {
+    "operationId": "setStorageRule",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules/set",
+    "tag": "storage"
   },
   {
     "operationId": "startPayment",

@@ -52,10 +52,12 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  */
 export const getSelectDbRowsUrl = (table: string,) => {
@@ -126,10 +128,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Inserts one or many rows (with the `owner` rule, owner_id is the end user).
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  */
 export const getInsertDbRowsUrl = (table: string,) => {
@@ -200,10 +204,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Updates the rows the filters match among those the caller may write.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  */
 export const getUpdateDbRowsUrl = (table: string,) => {
@@ -274,10 +280,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Deletes the rows the filters match among those the caller may write.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  */
 export const getDeleteDbRowsUrl = (table: string,) => {
