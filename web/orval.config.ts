@@ -26,6 +26,7 @@ const readOperations = [
   'getDeploymentLogs',
   'getSiteTraffic',
   'listSites',
+  'listSiteEnv',
   'getSmtpDomainDetails',
   'listSmtpAccounts',
   'verifyToken',

@@ -1076,6 +1076,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/hosting/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the site with all its deployments
+         * @description Stops the site's processes, removes every deployment with its stored and cached files, its
+         *     environment and secrets, and its traffic figures. The project itself (files, users, database,
+         *     mail) stays; a new deploy starts a fresh site. `confirm` must be the project's subdomain.
+         */
+        post: operations["deleteSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the site's environment variables
+         * @description The variables and secrets the project's site gets in its environment (Node, PHP and Flask
+         *     processes; builds too). Plain values are returned as set; a secret's value is null: it is
+         *     sealed at rest and can be replaced or removed, never read back.
+         */
+        post: operations["listSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set environment variables or secrets of the site
+         * @description Adds or replaces variables (all or none: one bad name or value refuses the whole call with
+         *     400 naming it). Names are POSIX environment names (a letter or underscore, then letters,
+         *     digits and underscores; at most 128 characters); PORT, PATH, NODE_ENV, HOME, PWD, HOSTNAME
+         *     and names starting HOSTBASE_ are the platform's and refused. A value is at most 32 KiB and
+         *     all variables together at most 64 KiB, 100 variables per site. A secret is sealed at rest
+         *     and never returned. A running Node, PHP or Flask site is restarted with the new environment
+         *     (on every instance that runs it).
+         */
+        post: operations["setSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env/unset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove environment variables of the site
+         * @description Removes the named variables (names that are not set are ignored). A running Node, PHP or
+         *     Flask site is restarted without them.
+         */
+        post: operations["unsetSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/traffic": {
         parameters: {
             query?: never;
@@ -1086,6 +1177,28 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["getSiteTraffic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the site offline, keeping its deployments
+         * @description No deployment is served any more (the site's address answers 404 "no site") and its
+         *     processes are stopped on every instance. Deployments, their files and the environment are
+         *     kept: activating a deployment publishes the site again.
+         */
+        post: operations["unpublishSite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2393,6 +2506,8 @@ export interface components {
             primary_domain: string;
             project_id: string;
             project_name: string;
+            /** @description Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain (http://shop.localhost:3000 by default). */
+            site_url?: string;
             subdomain: string;
         };
         ProjectApiKeys: {
@@ -2407,6 +2522,8 @@ export interface components {
             domain: string;
             id: string;
             project_name?: string;
+            /** @description Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain. */
+            site_url?: string;
             subdomain?: string;
             user_id: string;
         };
@@ -2469,11 +2586,50 @@ export interface components {
             domain: string;
             project_id: string;
             project_name: string;
-            /** @enum {string} */
-            status: "live" | "building" | "failed" | "none";
+            /** @description Where the site is served: the scheme and port of PUBLIC_URL with the domain. */
+            site_url?: string;
+            /**
+             * @description unpublished: built deployments exist but none is served (activate one to publish again).
+             * @enum {string}
+             */
+            status: "live" | "building" | "failed" | "unpublished" | "none";
             type?: string | null;
             /** Format: date-time */
             updated_at?: string | null;
+        };
+        SiteEnv: {
+            limits: {
+                max_name_length: number;
+                /** @description Names and values of all variables together. */
+                max_total_bytes: number;
+                max_value_bytes: number;
+                max_variables: number;
+                /** @description Names the platform sets itself; refused. Names starting HOSTBASE_ are reserved too. */
+                reserved: string[];
+            };
+            /** @description Sorted by name. */
+            variables: components["schemas"]["SiteEnvVariable"][];
+        };
+        SiteEnvChange: components["schemas"]["SiteEnv"] & {
+            message: string;
+            /** @description Whether a running site process is being restarted with the new environment (Node, PHP and Flask sites; static sites have no process). */
+            restarted: boolean;
+        };
+        SiteEnvVariable: {
+            /** @description A POSIX environment variable name. */
+            name: string;
+            /** @description A secret is sealed at rest (AES-256-GCM under a key derived from JWT_SECRET) and never returned. */
+            secret: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The value; null for a secret (shown masked: it can be replaced or removed, never read back). */
+            value: string | null;
+        };
+        SiteEnvVariableInput: {
+            name: string;
+            /** @description Seal the value and never show it again (default false). */
+            secret?: boolean;
+            value: string;
         };
         SiteTraffic: {
             activity: {
@@ -4902,6 +5058,271 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    deleteSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "shop"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's environment, sorted by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "name": "STRIPE_KEY",
+                     *           "secret": true,
+                     *           "value": null,
+                     *           "updated_at": "2026-11-24T20:16:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnv"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": [
+                 *         {
+                 *           "name": "API_BASE",
+                 *           "value": "https://api.example.com"
+                 *         },
+                 *         {
+                 *           "name": "STRIPE_KEY",
+                 *           "value": "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                 *           "secret": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    variables: components["schemas"]["SiteEnvVariableInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Saved; the site restarts with it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Environment saved; the site is restarting with it.",
+                     *       "restarted": true,
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "name": "STRIPE_KEY",
+                     *           "secret": true,
+                     *           "value": null,
+                     *           "updated_at": "2026-11-24T20:16:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnvChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    unsetSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "names": [
+                 *         "STRIPE_KEY"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    names: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Removed; the site restarts without them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Environment saved; the site is restarting with it.",
+                     *       "restarted": true,
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnvChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getSiteTraffic: {
         parameters: {
             query?: never;
@@ -4920,6 +5341,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteTraffic"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    unpublishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unpublished (also when it already was) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "unpublished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             400: components["responses"]["BadRequest"];

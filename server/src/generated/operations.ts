@@ -175,6 +175,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "deleteSite",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/delete",
+    "tag": "hosting"
+  },
+  {
     "operationId": "deleteStorageRule",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/rules/delete",
@@ -433,6 +439,12 @@ export const operations = [
     "tag": "storage"
   },
   {
+    "operationId": "listSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env",
+    "tag": "hosting"
+  },
+  {
     "operationId": "listSites",
     "method": "POST",
     "path": "/hosting/sites",
@@ -541,6 +553,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "setSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env/set",
+    "tag": "hosting"
+  },
+  {
     "operationId": "setStorageRule",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/rules/set",
@@ -569,6 +587,18 @@ export const operations = [
     "method": "POST",
     "path": "/toggle-mfa",
     "tag": "accounts"
+  },
+  {
+    "operationId": "unpublishSite",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/unpublish",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "unsetSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env/unset",
+    "tag": "hosting"
   },
   {
     "operationId": "updateAuthSettings",

@@ -338,10 +338,12 @@ export interface paths {
         put?: never;
         /**
          * @description Deletes the rows the filters match among those the caller may write.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["deleteDbRows"];
         delete?: never;
@@ -361,10 +363,12 @@ export interface paths {
         put?: never;
         /**
          * @description Inserts one or many rows (with the `owner` rule, owner_id is the end user).
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["insertDbRows"];
         delete?: never;
@@ -384,10 +388,12 @@ export interface paths {
         put?: never;
         /**
          * @description Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["selectDbRows"];
         delete?: never;
@@ -407,10 +413,12 @@ export interface paths {
         put?: never;
         /**
          * @description Updates the rows the filters match among those the caller may write.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["updateDbRows"];
         delete?: never;
@@ -598,6 +606,29 @@ export interface paths {
         put?: never;
         /** @description The project's activity log (the owner's changes to it), newest first. */
         post: operations["listProjectActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the project's publishable and secret keys
+         * @description The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
+         *     and database calls made with it follow the access rules. The secret key is for servers only:
+         *     alone it bypasses the access rules. They are the authentication API key and the bucket API key
+         *     under their new names (the same values; authentication-details and bucket-details still show them).
+         */
+        post: operations["getProjectApiKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1045,6 +1076,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/hosting/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the site with all its deployments
+         * @description Stops the site's processes, removes every deployment with its stored and cached files, its
+         *     environment and secrets, and its traffic figures. The project itself (files, users, database,
+         *     mail) stays; a new deploy starts a fresh site. `confirm` must be the project's subdomain.
+         */
+        post: operations["deleteSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the site's environment variables
+         * @description The variables and secrets the project's site gets in its environment (Node, PHP and Flask
+         *     processes; builds too). Plain values are returned as set; a secret's value is null: it is
+         *     sealed at rest and can be replaced or removed, never read back.
+         */
+        post: operations["listSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set environment variables or secrets of the site
+         * @description Adds or replaces variables (all or none: one bad name or value refuses the whole call with
+         *     400 naming it). Names are POSIX environment names (a letter or underscore, then letters,
+         *     digits and underscores; at most 128 characters); PORT, PATH, NODE_ENV, HOME, PWD, HOSTNAME
+         *     and names starting HOSTBASE_ are the platform's and refused. A value is at most 32 KiB and
+         *     all variables together at most 64 KiB, 100 variables per site. A secret is sealed at rest
+         *     and never returned. A running Node, PHP or Flask site is restarted with the new environment
+         *     (on every instance that runs it).
+         */
+        post: operations["setSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env/unset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove environment variables of the site
+         * @description Removes the named variables (names that are not set are ignored). A running Node, PHP or
+         *     Flask site is restarted without them.
+         */
+        post: operations["unsetSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/traffic": {
         parameters: {
             query?: never;
@@ -1055,6 +1177,28 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["getSiteTraffic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the site offline, keeping its deployments
+         * @description No deployment is served any more (the site's address answers 404 "no site") and its
+         *     processes are stopped on every instance. Deployments, their files and the environment are
+         *     kept: activating a deployment publishes the site again.
+         */
+        post: operations["unpublishSite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1093,6 +1237,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/object-storage/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the folder access rules
+         * @description The project's file access rules, one per folder (the empty folder "" is the whole bucket), for
+         *     calls made with the publishable key. A file follows the rule of its folder or of the nearest
+         *     folder above it that has one; with no rule at all, apps get no access (`none`). The secret key
+         *     is never subject to them.
+         */
+        post: operations["listStorageRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a folder's access rule
+         * @description Removes one folder's rule: its files then follow the nearest folder above with a rule (or no app
+         *     access). Removing a rule that does not exist is a 404.
+         */
+        post: operations["deleteStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a folder's access rule
+         * @description Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
+         *     instance. At most 100 rules per project.
+         */
+        post: operations["setStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List signed links
+         * @description The project's signed links, newest first (at most 100), optionally of one file: expiry,
+         *     revocation and download count. A link's secret is never shown again after its creation.
+         */
+        post: operations["listSignedLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed link
+         * @description A link to one of the project's files that works without a key until it expires (`expires_in`
+         *     seconds, 1 to 604800 = 7 days) or is revoked. Its URL is shown only in this answer.
+         */
+        post: operations["createSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a signed link
+         * @description Stops a signed link at once, on every instance. Revoking a revoked link is a 200.
+         */
+        post: operations["revokeSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/object-storage/upload": {
         parameters: {
             query?: never;
@@ -1118,7 +1389,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Issues a new key; the old one stops working at once. */
+        /**
+         * Rotate an app key
+         * @description Issues a new key; the old one stops working at once, on every instance. `publishable` and
+         *     `authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
+         *     secret key).
+         */
         post: operations["rotateProjectKey"];
         delete?: never;
         options?: never;
@@ -1423,8 +1699,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the files the caller may read
+         * @description A page (100, newest first) of the project's files. With the secret key (X-Hostbase-Key, or the
+         *     deprecated x-api-key), every file, and the account's storage figures. With the publishable key,
+         *     only the files the folder access rules let the caller read (`read` folders; `signed_in` folders
+         *     with an end user's token; under `owner`, the token's end user's own files); files the caller
+         *     may not read are not counted in `total`, and the account's storage figures are left out.
+         *     `folder` narrows the list to one folder and its subfolders.
+         */
         get: operations["bucketListObjects"];
         put?: never;
+        /**
+         * Upload a file
+         * @description Stores one file in `folder` (the bucket's root when absent). With an end user's token the file
+         *     is owned by that end user (`owner_id`), which the `owner` rule uses. With the publishable key
+         *     the folder's access rule must allow writing: `signed_in` or `owner`, with an end user's token
+         *     (else 403, naming the rule); the secret key alone may upload anywhere.
+         */
         post: operations["bucketUploadObject"];
         delete?: never;
         options?: never;
@@ -1439,10 +1731,89 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download a file
+         * @description Streams a file (ETag, Range, a CSP sandbox). With the publishable key, only a file the folder
+         *     access rules let the caller read; any other is a 404, indistinguishable from no file. For an
+         *     `<img src>` or a link to share, create a signed link (createObjectSignedLink).
+         */
         get: operations["bucketDownloadObject"];
         put?: never;
         post?: never;
+        /**
+         * Delete a file
+         * @description Deletes a file and its signed links. With the publishable key the folder's rule must allow
+         *     writing (`signed_in` with a token, or `owner` for the token's end user's own files): a file the
+         *     caller can't read is a 404; one it can read but not delete (a `read` folder) is a 403.
+         */
         delete: operations["bucketDeleteObject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/objects/{objectId}/signed-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed link to a file
+         * @description A link that serves the file to anyone who holds it, without a key, until it expires
+         *     (`expires_in` seconds, 1 to 604800 = 7 days) or is revoked (revokeObjectSignedLink, or the
+         *     console). The way to show a private file in a page (`<img src>`). The caller must be allowed
+         *     to read the file (else 404). The link's secret is shown once, in `url`; it is stored hashed.
+         */
+        post: operations["createObjectSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/signed-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a signed link
+         * @description Stops a signed link at once, on every instance. Allowed with the secret key, or to a caller the
+         *     file's folder rule lets delete the file (else 404). Revoking a revoked link is a 200.
+         */
+        delete: operations["revokeObjectSignedLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/signed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file through a signed link
+         * @description Serves the file of a signed link while it is valid, with no key (ETag, Range, a CSP sandbox;
+         *     `download=1` asks for an attachment). Each answer with bytes (200 or 206) counts one download.
+         *     An expired link answers 403 "This signed link has expired", a revoked one 403 "This signed link
+         *     was revoked", an unknown one (or one whose file was deleted) 404.
+         */
+        get: operations["downloadSignedObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2135,7 +2506,15 @@ export interface components {
             primary_domain: string;
             project_id: string;
             project_name: string;
+            /** @description Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain (http://shop.localhost:3000 by default). */
+            site_url?: string;
             subdomain: string;
+        };
+        ProjectApiKeys: {
+            /** @description Safe in a web page: subject to the access rules. The same key as the authentication API key. */
+            publishable_key: string;
+            /** @description Server-side only: full access to the project's files and rows. The same key as the bucket API key. */
+            secret_key: string;
         };
         ProjectDetails: {
             /** Format: date-time */
@@ -2143,6 +2522,8 @@ export interface components {
             domain: string;
             id: string;
             project_name?: string;
+            /** @description Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain. */
+            site_url?: string;
             subdomain?: string;
             user_id: string;
         };
@@ -2176,16 +2557,79 @@ export interface components {
             s4xx: number;
             s5xx: number;
         };
+        SignedLink: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Answers with bytes (200 or 206) the link has served. */
+            download_count: number;
+            /** Format: date-time */
+            expires_at: string;
+            link_id: string;
+            /** @description The file's name. */
+            name?: string;
+            object_id: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description The link; only in the answer that created it. */
+            url?: string;
+        };
+        SignedLinkCreated: {
+            link: components["schemas"]["SignedLink"];
+            message: string;
+        };
+        SignedLinkRequest: {
+            /** @description Seconds until the link expires: 1 to 604800 (7 days). */
+            expires_in: number;
+        };
         Site: {
             deployment_id?: string | null;
             domain: string;
             project_id: string;
             project_name: string;
-            /** @enum {string} */
-            status: "live" | "building" | "failed" | "none";
+            /** @description Where the site is served: the scheme and port of PUBLIC_URL with the domain. */
+            site_url?: string;
+            /**
+             * @description unpublished: built deployments exist but none is served (activate one to publish again).
+             * @enum {string}
+             */
+            status: "live" | "building" | "failed" | "unpublished" | "none";
             type?: string | null;
             /** Format: date-time */
             updated_at?: string | null;
+        };
+        SiteEnv: {
+            limits: {
+                max_name_length: number;
+                /** @description Names and values of all variables together. */
+                max_total_bytes: number;
+                max_value_bytes: number;
+                max_variables: number;
+                /** @description Names the platform sets itself; refused. Names starting HOSTBASE_ are reserved too. */
+                reserved: string[];
+            };
+            /** @description Sorted by name. */
+            variables: components["schemas"]["SiteEnvVariable"][];
+        };
+        SiteEnvChange: components["schemas"]["SiteEnv"] & {
+            message: string;
+            /** @description Whether a running site process is being restarted with the new environment (Node, PHP and Flask sites; static sites have no process). */
+            restarted: boolean;
+        };
+        SiteEnvVariable: {
+            /** @description A POSIX environment variable name. */
+            name: string;
+            /** @description A secret is sealed at rest (AES-256-GCM under a key derived from JWT_SECRET) and never returned. */
+            secret: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The value; null for a secret (shown masked: it can be replaced or removed, never read back). */
+            value: string | null;
+        };
+        SiteEnvVariableInput: {
+            name: string;
+            /** @description Seal the value and never show it again (default false). */
+            secret?: boolean;
+            value: string;
         };
         SiteTraffic: {
             activity: {
@@ -2223,17 +2667,45 @@ export interface components {
             verified: boolean;
             webmail_url?: string;
         };
+        /**
+         * @description Who may use a folder's files with the publishable key: `none` (no app access; the default),
+         *     `read` (anyone with the key may list and download; nobody may upload or delete), `signed_in`
+         *     (signed-in end users may list, download, upload and delete every file; the key alone gets
+         *     nothing), `owner` (each file belongs to the end user who uploaded it: an end user lists,
+         *     downloads and deletes only their own files, and uploads as themself). The secret key is not
+         *     subject to these rules.
+         * @example owner
+         * @enum {string}
+         */
+        StorageAccess: "none" | "read" | "signed_in" | "owner";
         StorageFile: {
             /** Format: date-time */
             created_at: string;
+            /** @description The folder it was uploaded to ("" for the root). */
+            folder?: string;
             /** @description JSON string, e.g. {"name":"cat.png"} */
             metadata: string;
             object_id: string;
             object_size: number;
             /** @description "folder" or a MIME type */
             object_type: string;
+            /** @description The end user who uploaded it (the owner rule), or null when uploaded by the console or the secret key alone. */
+            owner_id?: string | null;
             /** @description Share URL; its 6th slash-separated part is the share segment. */
             path: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A folder of the bucket: "" (the root) or up to 8 names joined by "/", each 1 to 63 letters,
+         *     digits, ".", "_" or "-", not starting with "." or "-" (so no "." or ".." parts), 255 characters
+         *     at most, no leading or trailing "/".
+         * @example avatars
+         */
+        StorageFolder: string;
+        StorageRule: {
+            access: components["schemas"]["StorageAccess"];
+            folder: components["schemas"]["StorageFolder"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -3629,6 +4101,42 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    getProjectApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "publishable_key": "hb_publishable_Zm9yIGRvY3Mgb25seTogbm90IGEgcmVhbCBrZXkgYXQgYWxs",
+                     *       "secret_key": "hb_secret_ZG9jcyBleGFtcGxlOiBub3QgYSByZWFsIHNlY3JldCBrZXkgYXQgYWxs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProjectApiKeys"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     addAuthUser: {
         parameters: {
             query?: never;
@@ -4550,6 +5058,271 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    deleteSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "shop"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's environment, sorted by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "name": "STRIPE_KEY",
+                     *           "secret": true,
+                     *           "value": null,
+                     *           "updated_at": "2026-11-24T20:16:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnv"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": [
+                 *         {
+                 *           "name": "API_BASE",
+                 *           "value": "https://api.example.com"
+                 *         },
+                 *         {
+                 *           "name": "STRIPE_KEY",
+                 *           "value": "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                 *           "secret": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    variables: components["schemas"]["SiteEnvVariableInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Saved; the site restarts with it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Environment saved; the site is restarting with it.",
+                     *       "restarted": true,
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "name": "STRIPE_KEY",
+                     *           "secret": true,
+                     *           "value": null,
+                     *           "updated_at": "2026-11-24T20:16:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnvChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    unsetSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "names": [
+                 *         "STRIPE_KEY"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    names: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Removed; the site restarts without them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Environment saved; the site is restarting with it.",
+                     *       "restarted": true,
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnvChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getSiteTraffic: {
         parameters: {
             query?: never;
@@ -4568,6 +5341,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteTraffic"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    unpublishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unpublished (also when it already was) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "unpublished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4653,6 +5461,323 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    listStorageRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules, by folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "folder": "",
+                     *           "access": "none",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "folder": "avatars",
+                     *           "access": "owner",
+                     *           "updated_at": "2026-11-24T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "folder": "public",
+                     *           "access": "read",
+                     *           "updated_at": "2026-11-24T10:06:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        rules: components["schemas"]["StorageRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStorageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "folder": "avatars"
+                 *     }
+                 */
+                "application/json": {
+                    folder: components["schemas"]["StorageFolder"];
+                };
+            };
+        };
+        responses: {
+            /** @description "deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setStorageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "folder": "avatars",
+                 *       "access": "owner"
+                 *     }
+                 */
+                "application/json": {
+                    access: components["schemas"]["StorageAccess"];
+                    folder: components["schemas"]["StorageFolder"];
+                };
+            };
+        };
+        responses: {
+            /** @description "saved" and the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "rule": {
+                     *         "folder": "avatars",
+                     *         "access": "owner",
+                     *         "updated_at": "2026-11-24T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["StorageRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSignedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Only the links of this file. */
+                    object_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "links": [
+                     *         {
+                     *           "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "name": "me.png",
+                     *           "expires_at": "2026-11-24T11:00:00.000Z",
+                     *           "revoked_at": null,
+                     *           "download_count": 3,
+                     *           "created_at": "2026-11-24T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        links: components["schemas"]["SignedLink"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                 *       "expires_in": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedLinkRequest"] & {
+                    object_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new link, with its URL (shown only now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "link": {
+                     *         "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/signed/hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ",
+                     *         "expires_at": "2026-11-25T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "download_count": 0,
+                     *         "created_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedLinkCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                 *     }
+                 */
+                "application/json": {
+                    link_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description "revoked" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "revoked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     uploadObject: {
         parameters: {
             query?: never;
@@ -4670,6 +5795,7 @@ export interface operations {
                      * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
                      */
                     file: string;
+                    folder?: components["schemas"]["StorageFolder"];
                     /** @description When given, must equal the project in the path (else 400). */
                     project_id?: string;
                 };
@@ -4709,9 +5835,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "publishable"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
-                    key: "bucket" | "authentication";
+                    key: "publishable" | "secret" | "bucket" | "authentication";
                 };
             };
         };
@@ -4722,6 +5853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "key rotated",
+                     *       "api_key": "hb_publishable_Zm9yIGRvY3Mgb25seTogbm90IGEgcmVhbCBrZXkgYXQgYWxs"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                         message: string;
@@ -5333,6 +6470,12 @@ export interface operations {
     bucketListObjects: {
         parameters: {
             query?: {
+                /**
+                 * @description Only files in this folder and its subfolders.
+                 * @example avatars
+                 */
+                folder?: components["schemas"]["StorageFolder"];
+                /** @example 1 */
                 page?: number;
             };
             header?: never;
@@ -5341,12 +6484,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the bucket's files */
+            /** @description A page of the files the caller may read */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "object_type": "image/png",
+                     *           "object_size": 20480,
+                     *           "metadata": "{\"name\":\"me.png\"}",
+                     *           "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "folder": "avatars",
+                     *           "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
+                     *           "created_at": "2026-11-24T10:00:00.000Z",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileList"];
                 };
             };
@@ -5371,6 +6535,7 @@ export interface operations {
                      * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
                      */
                     file: string;
+                    folder?: components["schemas"]["StorageFolder"];
                 };
             };
         };
@@ -5381,6 +6546,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "file": {
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "object_type": "image/png",
+                     *         "object_size": 20480,
+                     *         "metadata": "{\"name\":\"me.png\"}",
+                     *         "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "folder": "avatars",
+                     *         "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
+                     *         "created_at": "2026-11-24T10:00:00.000Z",
+                     *         "updated_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         file: components["schemas"]["StorageFile"];
                         message: string;
@@ -5389,6 +6570,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5400,6 +6582,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
                 objectId: string;
             };
             cookie?: never;
@@ -5437,6 +6620,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     bucketDeleteObject: {
@@ -5444,6 +6628,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
                 objectId: string;
             };
             cookie?: never;
@@ -5456,6 +6641,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createObjectSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its URL (shown only now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "link": {
+                     *         "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/signed/hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ",
+                     *         "expires_at": "2026-11-24T11:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "download_count": 0,
+                     *         "created_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedLinkCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeObjectSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "revoked" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "revoked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5467,6 +6748,55 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    downloadSignedObject: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                download?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @example hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type stored at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description A range, with the Content-Type stored at upload */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     toggleMfa: {

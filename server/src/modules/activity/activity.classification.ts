@@ -135,6 +135,11 @@ export const operationActivity: Record<OperationId, Classification> = {
   getDeploymentLogs: reads,
   getSiteTraffic: reads,
   listSites: reads,
+  listSiteEnv: reads,
+  setSiteEnv: changes((c) => `Set site variables ${text(Array.isArray(c.body.variables) ? c.body.variables.map((v: { name?: unknown }) => v?.name).join(', ') : '', 120)}`),
+  unsetSiteEnv: changes((c) => `Removed site variables ${text(Array.isArray(c.body.names) ? c.body.names.join(', ') : '', 120)}`),
+  unpublishSite: changes((c) => `Unpublished the site of ${projectName(c)}`),
+  deleteSite: changes((c) => `Deleted the site of ${projectName(c)}`),
 
   addSmtpDomain: changes((c) => `Added mail domain ${text(c.body.domain)}`),
   verifySmtpDomain: changes((c) => `Checked the DNS of mail domain ${text(c.body.domain)}`),

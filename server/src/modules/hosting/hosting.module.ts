@@ -25,6 +25,7 @@ import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { BandwidthGuard } from './bandwidth';
+import { SiteEnv } from './site-env';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -34,6 +35,8 @@ export interface HostingOptions {
   frontDoor?: FrontDoor;
   /** How long a build may go without a heartbeat before another instance calls it dead. */
   buildLeaseMs?: number;
+  /** How often this instance checks its site processes against the database (HostingService.reconcile). */
+  reconcileMs?: number;
 }
 
 export function createHostingModule(app: FastifyInstance, deps: Deps, projects: ProjectsService, opts: HostingOptions = {}) {
@@ -72,7 +75,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
             void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
         }));
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events });
+  const env = new SiteEnv(repo, deps.secrets);
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth });
@@ -81,7 +85,14 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   opts.frontDoor?.useUpgrade(gateway.upgrade);
   // Before listening: builds a crash interrupted are failed and their files swept (build-lifecycle.ts).
   app.addHook('onReady', () => builds.start());
+  // Processes of sites unpublished, deleted, switched or given a new environment on another
+  // instance are stopped or restarted here even when nobody visits them (requests do it at once).
+  const reconciling = setInterval(() => {
+    service.reconcile().catch((err) => deps.log.warn({ err }, 'hosting: reconciling site processes failed'));
+  }, opts.reconcileMs ?? 10_000);
+  reconciling.unref();
   app.addHook('onClose', async () => {
+    clearInterval(reconciling);
     builds.stop();
     await traffic.close();
     await runtime.close();

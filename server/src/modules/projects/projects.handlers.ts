@@ -6,19 +6,19 @@ export function createProjectsHandlers(service: ProjectsService): HandlerMap {
   const handlers: HandlerMap = {
     listProjects: async (req) => {
       const rows = await service.list(currentAccount(req).id);
-      return rows.map((p) => projectView(p, service.domainOf(p)));
+      return rows.map((p) => projectView(p, service.domainOf(p), service.siteUrlOf(p)));
     },
 
     checkSubdomain: async (req) => service.checkSubdomain(req.body.subdomain),
 
     createProject: async (req) => {
       const project = await service.create(currentAccount(req).id, req.body);
-      return { message: 'project created', project: projectView(project, service.domainOf(project)) };
+      return { message: 'project created', project: projectView(project, service.domainOf(project), service.siteUrlOf(project)) };
     },
 
     getProjectDetails: async (req) => {
       const p = await ownedProject(req, req.body.project_id);
-      return { id: p.id, domain: service.domainOf(p), user_id: p.ownerId, project_name: p.name, subdomain: p.subdomain, created_at: p.createdAt.toISOString() };
+      return { id: p.id, domain: service.domainOf(p), user_id: p.ownerId, project_name: p.name, subdomain: p.subdomain, site_url: service.siteUrlOf(p), created_at: p.createdAt.toISOString() };
     },
 
     deleteProject: async (req) => {

@@ -1,6 +1,7 @@
 // Projects: creation with a unique subdomain, ownership checks, API keys (random, stored hashed
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
+import { siteUrl } from '../../lib/site-url';
 import type { Clock } from '../../lib/clock';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
@@ -54,6 +55,11 @@ export class ProjectsService {
 
   domainOf(project: Pick<ProjectRow, 'subdomain'>): string {
     return `${project.subdomain}.${this.d.platformDomain}`;
+  }
+
+  /** The site's address for links: PUBLIC_URL's scheme and port with the project's domain. */
+  siteUrlOf(project: Pick<ProjectRow, 'subdomain'>): string {
+    return siteUrl(this.d.bucketDomain, this.domainOf(project));
   }
 
   list(ownerId: string): Promise<ProjectRow[]> {
@@ -147,7 +153,7 @@ export class ProjectsService {
   }
 }
 
-export function projectView(p: ProjectRow, domain: string) {
+export function projectView(p: ProjectRow, domain: string, siteUrlOf: string) {
   return {
     id: p.id,
     project_id: p.id,
@@ -155,6 +161,7 @@ export function projectView(p: ProjectRow, domain: string) {
     description: p.description,
     subdomain: p.subdomain,
     primary_domain: domain,
+    site_url: siteUrlOf,
     created_at: p.createdAt.toISOString(),
   };
 }
