@@ -200,6 +200,30 @@ describe('with a stored sign-in', () => {
     expect(await exited).toBe(0);
   });
 
+  test('env: set, list (secrets masked), unset', async () => {
+    const set = await hostbase(['env', 'set', 'API_BASE=https://api.example.com', 'GREETING=a=b', '--project', site.subdomain]);
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('API_BASE=https://api.example.com');
+    expect(set.stdout).toContain('GREETING=a=b');
+    const secret = await hostbase(['env', 'set', 'STRIPE_KEY=sk_live_123', '--secret', '--project', site.subdomain]);
+    expect(secret.code).toBe(0);
+    const list = await hostbase(['env', 'list', '--project', site.subdomain]);
+    expect(list.stdout).toContain('STRIPE_KEY=•••••• (secret)');
+    expect(list.stdout).not.toContain('sk_live_123');
+    const json = JSON.parse((await hostbase(['env', 'list', '--json', '--project', site.subdomain])).stdout);
+    expect(json.variables.map((v: { name: string }) => v.name)).toEqual(['API_BASE', 'GREETING', 'STRIPE_KEY']);
+    const unset = await hostbase(['env', 'unset', 'GREETING', 'STRIPE_KEY', '--project', site.subdomain]);
+    expect(unset.code).toBe(0);
+    expect(unset.stdout).not.toContain('GREETING');
+    expect((await hostbase(['env', 'list', '--project', site.subdomain])).stdout).toContain('API_BASE=');
+    const reserved = await hostbase(['env', 'set', 'PORT=1', '--project', site.subdomain]);
+    expect(reserved.code).toBe(1);
+    expect(reserved.stderr).toMatch(/PORT/);
+    expect((await hostbase(['env', 'set', 'NOEQUALS', '--project', site.subdomain])).code).toBe(2);
+    expect((await hostbase(['env', 'frob'])).code).toBe(2);
+  });
+
   test('signed out: commands say to log in; unknown commands are usage errors', async () => {
     const config = path.join(home, 'nobody');
     expect(await hostbase(['projects'], { config })).toMatchObject({ code: 1, stderr: expect.stringContaining('Not signed in. Run `hostbase login` first.') });

@@ -211,6 +211,43 @@ describe('storage', () => {
   });
 });
 
+describe('storage with the publishable key and an end user (folder rules, signed links)', () => {
+  test('owner-only files: each user lists, downloads and deletes only their own; a signed link shows one until revoked', async () => {
+    const rule = await t.post(`/project/${p.id}/object-storage/rules/set`, { folder: 'avatars', access: 'owner' }, dev.token);
+    expect(rule.statusCode).toBe(200);
+    const ada = createClient(url, p.authKey);
+    await ada.auth.signUp({ email: email(), password: PASSWORD });
+    const bob = createClient(url, p.authKey);
+    await bob.auth.signUp({ email: email(), password: PASSWORD });
+
+    const mine = await ada.storage.upload(new Blob(['ada face'], { type: 'image/png' }), { name: 'me.png', folder: 'avatars' });
+    expect(mine).toMatchObject({ name: 'me.png', folder: 'avatars', owner_id: ada.auth.user!.id });
+    await bob.storage.upload('bob face', { name: 'bob.png', contentType: 'image/png', folder: 'avatars' });
+    expect((await ada.storage.list({ folder: 'avatars' })).files.map((f) => f.name)).toEqual(['me.png']);
+    expect((await bob.storage.list({ folder: 'avatars' })).files.map((f) => f.name)).toEqual(['bob.png']);
+    expect(await bob.storage.download(mine.object_id).catch((e) => e.status)).toBe(404);
+    expect(await bob.storage.remove(mine.object_id).catch((e) => e.status)).toBe(404);
+    expect(await bob.storage.signedUrl(mine.object_id).catch((e) => e.status)).toBe(404);
+    // Signed out, the key alone gets nothing of an owner folder.
+    const anon = createClient(url, p.authKey);
+    expect((await anon.storage.list({ folder: 'avatars' })).files).toEqual([]);
+    expect(await anon.storage.upload('x', { folder: 'avatars' }).catch((e) => e.status)).toBe(403);
+
+    const link = await ada.storage.signedUrl(mine.object_id, 600);
+    expect(link).toMatchObject({ object_id: mine.object_id, download_count: 0 });
+    // The link is built on PUBLIC_URL (the test app's is not this port): the same path here.
+    const here = url + new URL(link.url).pathname;
+    const got = await fetch(here);
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe('ada face');
+    await ada.storage.revokeSignedUrl(link.link_id);
+    expect((await fetch(here)).status).toBe(403);
+
+    await ada.storage.remove(mine.object_id);
+    expect((await ada.storage.list({ folder: 'avatars' })).files).toEqual([]);
+  });
+});
+
 describe('database', () => {
   test('insert, select with filters, order and pages, update, delete, as the signed-in owner', async () => {
     const hb = createClient(url, p.authKey);

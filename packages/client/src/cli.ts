@@ -25,6 +25,10 @@ Usage:
                                                zip the folder and make it the project's live site
   hostbase logs [--project P] [--deployment D] [--build | --runtime] [--follow]
                                                the deploy (build) and runtime logs of the live site
+  hostbase env list [--project P] [--json]     the site's environment variables (secrets masked)
+  hostbase env set NAME=VALUE… [--secret] [--project P]
+                                               set variables (--secret: sealed, never shown again); the site restarts
+  hostbase env unset NAME… [--project P]       remove variables
 Options:
   --url URL        the platform (default: the one you signed in to, else $HOSTBASE_URL, else http://localhost:3000)
   --project P      a project's id or subdomain (default: your only project)
@@ -308,6 +312,40 @@ async function logs(o: { url?: string; project?: string; deployment?: string; fo
   }
 }
 
+interface SiteEnv {
+  variables: { name: string; secret: boolean; value: string | null; updated_at: string }[];
+  message?: string;
+  restarted?: boolean;
+}
+
+function printEnv(env: SiteEnv): void {
+  if (!env.variables.length) return void console.log('No variables.');
+  for (const v of env.variables) console.log(`${v.name}=${v.secret ? '•••••• (secret)' : v.value}`);
+}
+
+async function envCommand(sub: string | undefined, args: string[], o: { url?: string; project?: string; json?: boolean; secret?: boolean }): Promise<void> {
+  const usage = 'Usage: hostbase env list | set NAME=VALUE… [--secret] | unset NAME…  [--project P]';
+  if (!sub || !['list', 'set', 'unset'].includes(sub)) throw new CliError(usage, 2);
+  if (sub !== 'list' && !args.length) throw new CliError(usage, 2);
+  const c = session(o.url);
+  const project = await pickProject(c, o.project);
+  const base = `/project/${project.id}/hosting/env`;
+  let env: SiteEnv;
+  if (sub === 'list') env = await call<SiteEnv>(c.url, base, { token: c.token, json: {} });
+  else if (sub === 'unset') env = await call<SiteEnv>(c.url, `${base}/unset`, { token: c.token, json: { names: args } });
+  else {
+    const variables = args.map((a) => {
+      const at = a.indexOf('=');
+      if (at <= 0) throw new CliError(`"${a}" is not NAME=VALUE.`, 2);
+      return { name: a.slice(0, at), value: a.slice(at + 1), ...(o.secret ? { secret: true } : {}) };
+    });
+    env = await call<SiteEnv>(c.url, `${base}/set`, { token: c.token, json: { variables } });
+  }
+  if (o.json) return void console.log(JSON.stringify(env, null, 2));
+  if (env.message) console.log(env.message);
+  printEnv(env);
+}
+
 // ---------------------------------------------------------------- main
 
 export async function main(argv: string[]): Promise<number> {
@@ -325,6 +363,7 @@ export async function main(argv: string[]): Promise<number> {
       build: { type: 'boolean' },
       runtime: { type: 'boolean' },
       json: { type: 'boolean' },
+      secret: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -348,6 +387,9 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     case 'logs':
       await logs(v);
+      return 0;
+    case 'env':
+      await envCommand(rest[0], rest.slice(1), v);
       return 0;
     default:
       throw new CliError(`Unknown command "${command}". Run \`hostbase --help\`.`, 2);

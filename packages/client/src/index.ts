@@ -11,13 +11,14 @@ export type FileList = Omit<Schemas['FileList'], 'files'> & { files: StorageFile
 export type DbRowPage<Row = Record<string, unknown>> = Omit<Schemas['DbRowPage'], 'rows'> & { rows: Row[] };
 export type DbRowsChanged<Row = Record<string, unknown>> = Omit<Schemas['DbRowsChanged'], 'rows'> & { rows: Row[] };
 export type DbFilter = Schemas['DbFilter'];
+export type SignedLink = Schemas['SignedLink'] & { url: string };
 export type FilterOp = DbFilter['op'];
 export type { components, paths, operations } from './generated/openapi.js';
 
 /** The project key and the end user's token travel in these headers. */
-export const KEY_HEADER = 'x-api-key';
-export const USER_TOKEN_HEADER = 'authorization';
-const userTokenValue = (token: string) => `Bearer ${token}`;
+export const KEY_HEADER = 'x-hostbase-key';
+export const USER_TOKEN_HEADER = 'x-hostbase-user-token';
+const userTokenValue = (token: string) => token;
 
 export interface Session {
   access_token: string;
@@ -425,6 +426,23 @@ export class Storage {
   /** The file's bytes (a Blob; `.text()`, `.arrayBuffer()`, `URL.createObjectURL`). */
   async download(objectId: string): Promise<Blob> {
     return (await this.c.raw(`/storage/v1/objects/${encodeURIComponent(objectId)}`)).blob();
+  }
+
+  /**
+   * A link that serves the file without a key until it expires (`expiresIn` seconds, at most 7
+   * days) or is revoked: the way to show a private file in a page (`<img src>`).
+   */
+  async signedUrl(objectId: string, expiresIn = 3600): Promise<SignedLink> {
+    const answer = await this.c.request<Schemas['SignedLinkCreated']>(`/storage/v1/objects/${encodeURIComponent(objectId)}/signed-links`, {
+      method: 'POST',
+      json: { expires_in: expiresIn },
+    });
+    return answer.link as SignedLink;
+  }
+
+  /** Stops a signed link at once. */
+  async revokeSignedUrl(linkId: string): Promise<void> {
+    await this.c.raw(`/storage/v1/signed-links/${encodeURIComponent(linkId)}`, { method: 'DELETE' });
   }
 
   /** Deletes a file. */
