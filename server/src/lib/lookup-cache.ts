@@ -98,6 +98,13 @@ export class LookupCache {
     return value;
   }
 
+  /** What is kept under `key`, without reading anything (a synchronous fast path); undefined when not kept. */
+  peek<V>(key: string): V | undefined {
+    if (!this.live) return undefined;
+    const hit = this.entries.get(key);
+    return hit && this.now() - hit.at < MAX_AGE_MS ? (hit.value as V) : undefined;
+  }
+
   /**
    * Resolves once this instance and every other instance that is up have heard the notices sent
    * before the call (a barrier notice comes back here, and each other instance confirms it):

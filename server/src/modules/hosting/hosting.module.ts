@@ -96,7 +96,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   leased?.registerPeerRoutes(app);
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const env = new SiteEnv(repo, deps.secrets);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env });
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });

@@ -3,6 +3,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LookupCache } from '../../lib/lookup-cache';
 import type { Clock } from '../../lib/clock';
 import type { AccountEvents } from '../../lib/account-events';
 import { AppError, Errors } from '../../http/errors';
@@ -33,6 +34,12 @@ export interface HostingServiceDeps {
   events?: AccountEvents;
   /** The site's own variables and secrets (site-env.ts). */
   env: SiteEnv;
+  /**
+   * Where live sites are kept between changes, dropped on every instance by the notices of
+   * migrations/0022 (a switch answered here waits until every instance heard it). Without it, and
+   * for subdomains that name no project, a short-lived local cache (liveCacheMs).
+   */
+  lookups?: Pick<LookupCache, 'get' | 'peek' | 'barrier'>;
 }
 
 class BuildLog {
@@ -60,19 +67,32 @@ export class HostingService {
    * (then liveSite() asks the database). `{ site: undefined }` means "not a project".
    */
   cachedLiveSite(subdomain: string): { site: LiveSite | undefined } | undefined {
+    const kept = this.d.lookups?.peek<LiveSite>(`site:${subdomain}`);
+    if (kept) return { site: kept };
     const hit = this.live.get(subdomain);
     return hit && this.d.clock.now().getTime() - hit.at < (this.d.liveCacheMs ?? 2000) ? hit : undefined;
   }
 
-  /** The site for a subdomain, from a short-lived cache (the gateway asks on every request). */
+  /**
+   * The site for a subdomain: kept until a notice says it changed (lookups), or from a
+   * short-lived local cache without them. "No such project" is always the short-lived kind.
+   */
   async liveSite(subdomain: string): Promise<LiveSite | undefined> {
     const hit = this.live.get(subdomain);
     const now = this.d.clock.now().getTime();
     if (hit && now - hit.at < (this.d.liveCacheMs ?? 2000)) return hit.site;
-    const site = await this.d.repo.liveBySubdomain(subdomain);
+    const read = () => this.d.repo.liveBySubdomain(subdomain);
+    const site = this.d.lookups ? await this.d.lookups.get(`site:${subdomain}`, read, (s) => [`site:${s.project.id}`, `project:${s.project.id}`]) : await read();
+    if (site && this.d.lookups) return site;
     if (this.live.size > 10_000) this.live.clear();
     this.live.set(subdomain, { at: now, site });
     return site;
+  }
+
+  /** After a change of what a subdomain serves: in force here and on every instance before the answer. */
+  private async siteChanged(project: Pick<ProjectRow, 'subdomain'>): Promise<void> {
+    this.live.delete(project.subdomain);
+    await this.d.lookups?.barrier();
   }
 
   // ---- [billing] builds own a heartbeat while they run; older deployments are pruned after ----
@@ -141,7 +161,7 @@ export class HostingService {
         await this.d.runtime.ensure(this.specOf(project, deployment, await this.d.repo.envVersionOf(project.id)));
       }
       if (!(await this.d.repo.activate(project.id, row.id))) throw new Error('activation found no deployment');
-      this.live.delete(project.subdomain);
+      await this.siteChanged(project);
       // Traffic now goes to the new deployment: the previous process can go.
       await this.d.runtime.retire(project.id, kind ? row.id : undefined);
       log.add('Live');
@@ -207,7 +227,7 @@ export class HostingService {
       }
     }
     if (!(await this.d.repo.activate(project.id, row.id))) throw Errors.notFound('Deployment');
-    this.live.delete(project.subdomain);
+    await this.siteChanged(project);
     await this.d.runtime.retire(project.id, kind ? row.id : undefined);
     return (await this.d.repo.findDeployment(project.id, row.id))!;
   }
@@ -246,7 +266,7 @@ export class HostingService {
    * restart), on other instances at their next request for the site or their next reconcile().
    */
   private async applyEnv(project: ProjectRow): Promise<{ message: string; restarted: boolean }> {
-    this.live.delete(project.subdomain);
+    await this.siteChanged(project);
     const running = this.d.runtime.projects().find((p) => p.projectId === project.id);
     const liveId = await this.d.repo.liveDeploymentId(project.id);
     const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
@@ -268,7 +288,7 @@ export class HostingService {
   /** Nothing is served any more; deployments and environment stay (activate() publishes again). */
   async unpublish(project: ProjectRow): Promise<void> {
     await this.d.repo.unpublish(project.id);
-    this.live.delete(project.subdomain);
+    await this.siteChanged(project);
     await this.d.runtime.retire(project.id);
   }
 
@@ -277,7 +297,7 @@ export class HostingService {
     if (confirm.trim().toLowerCase() !== project.subdomain) throw Errors.badRequest(`Type the project's subdomain (${project.subdomain}) to confirm.`);
     const ids = await this.d.repo.deleteSite(project.id);
     if (!ids) throw Errors.conflict('A deployment is building; delete the site once it has finished.');
-    this.live.delete(project.subdomain);
+    await this.siteChanged(project);
     this.d.traffic.forget(project.id);
     await this.d.runtime.retire(project.id);
     await this.d.files.removeProject(project.id, ids);
