@@ -411,11 +411,12 @@ export interface paths {
         /**
          * Delete rows (app)
          * @description Deletes the rows the filters match among those the caller may write.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
-         *     The example's filter (`id` = -1) matches no row, so trying it as is changes nothing.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["deleteDbRows"];
         delete?: never;
@@ -436,11 +437,12 @@ export interface paths {
         /**
          * Insert rows (app)
          * @description Inserts one or many rows (with the `owner` rule, owner_id is the end user).
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
-         *     Trying the example inserts a row into your table `todos` when the key's project has one the caller may write.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["insertDbRows"];
         delete?: never;
@@ -461,11 +463,12 @@ export interface paths {
         /**
          * Read rows (app)
          * @description Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
-         *     Changes nothing.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["selectDbRows"];
         delete?: never;
@@ -486,11 +489,12 @@ export interface paths {
         /**
          * Update rows (app)
          * @description Updates the rows the filters match among those the caller may write.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
-         *     The example's filter (`id` = -1) matches no row, so trying it as is changes nothing.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["updateDbRows"];
         delete?: never;
@@ -720,6 +724,29 @@ export interface paths {
          *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["listProjectActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the project's publishable and secret keys
+         * @description The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
+         *     and database calls made with it follow the access rules. The secret key is for servers only:
+         *     alone it bypasses the access rules. They are the authentication API key and the bucket API key
+         *     under their new names (the same values; authentication-details and bucket-details still show them).
+         */
+        post: operations["getProjectApiKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1454,6 +1481,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/object-storage/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the folder access rules
+         * @description The project's file access rules, one per folder (the empty folder "" is the whole bucket), for
+         *     calls made with the publishable key. A file follows the rule of its folder or of the nearest
+         *     folder above it that has one; with no rule at all, apps get no access (`none`). The secret key
+         *     is never subject to them.
+         */
+        post: operations["listStorageRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a folder's access rule
+         * @description Removes one folder's rule: its files then follow the nearest folder above with a rule (or no app
+         *     access). Removing a rule that does not exist is a 404.
+         */
+        post: operations["deleteStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a folder's access rule
+         * @description Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
+         *     instance. At most 100 rules per project.
+         */
+        post: operations["setStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List signed links
+         * @description The project's signed links, newest first (at most 100), optionally of one file: expiry,
+         *     revocation and download count. A link's secret is never shown again after its creation.
+         */
+        post: operations["listSignedLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed link
+         * @description A link to one of the project's files that works without a key until it expires (`expires_in`
+         *     seconds, 1 to 604800 = 7 days) or is revoked. Its URL is shown only in this answer.
+         */
+        post: operations["createSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a signed link
+         * @description Stops a signed link at once, on every instance. Revoking a revoked link is a 200.
+         */
+        post: operations["revokeSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/object-storage/upload": {
         parameters: {
             query?: never;
@@ -1484,9 +1638,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate a project key
-         * @description Issues a new key; the old one stops working at once.
-         *     Apps using the old key stop working until they get the new one. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * Rotate an app key
+         * @description Issues a new key; the old one stops working at once, on every instance. `publishable` and
+         *     `authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
+         *     secret key). Apps using the old key stop working until they get the new one. The example's
+         *     project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["rotateProjectKey"];
         delete?: never;
@@ -1847,14 +2003,22 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the bucket's files (app)
-         * @description A page of the files of the key's bucket (100 per page). Called by apps with the bucket API key. Changes nothing.
+         * List the files the caller may read
+         * @description A page (100, newest first) of the project's files. With the secret key (X-Hostbase-Key, or the
+         *     deprecated x-api-key), every file, and the account's storage figures. With the publishable key,
+         *     only the files the folder access rules let the caller read (`read` folders; `signed_in` folders
+         *     with an end user's token; under `owner`, the token's end user's own files); files the caller
+         *     may not read are not counted in `total`, and the account's storage figures are left out.
+         *     `folder` narrows the list to one folder and its subfolders.
          */
         get: operations["bucketListObjects"];
         put?: never;
         /**
-         * Upload a file (app)
-         * @description Stores one file (multipart field `file`) in the key's bucket and answers its id. Counts against the plan's storage quota (413 past it). Trying it uploads the file you choose.
+         * Upload a file
+         * @description Stores one file in `folder` (the bucket's root when absent). With an end user's token the file
+         *     is owned by that end user (`owner_id`), which the `owner` rule uses. With the publishable key
+         *     the folder's access rule must allow writing: `signed_in` or `owner`, with an end user's token
+         *     (else 403, naming the rule); the secret key alone may upload anywhere.
          */
         post: operations["bucketUploadObject"];
         delete?: never;
@@ -1871,17 +2035,88 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a file (app)
-         * @description The bytes of one file of the key's bucket, with its stored Content-Type, ETag and Range support. Changes nothing.
+         * Download a file
+         * @description Streams a file (ETag, Range, a CSP sandbox). With the publishable key, only a file the folder
+         *     access rules let the caller read; any other is a 404, indistinguishable from no file. For an
+         *     `<img src>` or a link to share, create a signed link (createObjectSignedLink).
          */
         get: operations["bucketDownloadObject"];
         put?: never;
         post?: never;
         /**
-         * Delete a file (app)
-         * @description Deletes one file of the key's bucket and its share link. The example id names no file, so trying it as is answers 404.
+         * Delete a file
+         * @description Deletes a file and its signed links. With the publishable key the folder's rule must allow
+         *     writing (`signed_in` with a token, or `owner` for the token's end user's own files): a file the
+         *     caller can't read is a 404; one it can read but not delete (a `read` folder) is a 403.
          */
         delete: operations["bucketDeleteObject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/objects/{objectId}/signed-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed link to a file
+         * @description A link that serves the file to anyone who holds it, without a key, until it expires
+         *     (`expires_in` seconds, 1 to 604800 = 7 days) or is revoked (revokeObjectSignedLink, or the
+         *     console). The way to show a private file in a page (`<img src>`). The caller must be allowed
+         *     to read the file (else 404). The link's secret is shown once, in `url`; it is stored hashed.
+         */
+        post: operations["createObjectSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/signed-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a signed link
+         * @description Stops a signed link at once, on every instance. Allowed with the secret key, or to a caller the
+         *     file's folder rule lets delete the file (else 404). Revoking a revoked link is a 200.
+         */
+        delete: operations["revokeObjectSignedLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/signed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file through a signed link
+         * @description Serves the file of a signed link while it is valid, with no key (ETag, Range, a CSP sandbox;
+         *     `download=1` asks for an attachment). Each answer with bytes (200 or 206) counts one download.
+         *     An expired link answers 403 "This signed link has expired", a revoked one 403 "This signed link
+         *     was revoked", an unknown one (or one whose file was deleted) 404.
+         */
+        get: operations["downloadSignedObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2614,6 +2849,12 @@ export interface components {
             site_url?: string;
             subdomain: string;
         };
+        ProjectApiKeys: {
+            /** @description Safe in a web page: subject to the access rules. The same key as the authentication API key. */
+            publishable_key: string;
+            /** @description Server-side only: full access to the project's files and rows. The same key as the bucket API key. */
+            secret_key: string;
+        };
         ProjectDetails: {
             /** Format: date-time */
             created_at?: string;
@@ -2654,6 +2895,30 @@ export interface components {
             s3xx: number;
             s4xx: number;
             s5xx: number;
+        };
+        SignedLink: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Answers with bytes (200 or 206) the link has served. */
+            download_count: number;
+            /** Format: date-time */
+            expires_at: string;
+            link_id: string;
+            /** @description The file's name. */
+            name?: string;
+            object_id: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description The link; only in the answer that created it. */
+            url?: string;
+        };
+        SignedLinkCreated: {
+            link: components["schemas"]["SignedLink"];
+            message: string;
+        };
+        SignedLinkRequest: {
+            /** @description Seconds until the link expires: 1 to 604800 (7 days). */
+            expires_in: number;
         };
         Site: {
             deployment_id?: string | null;
@@ -2741,17 +3006,45 @@ export interface components {
             verified: boolean;
             webmail_url?: string;
         };
+        /**
+         * @description Who may use a folder's files with the publishable key: `none` (no app access; the default),
+         *     `read` (anyone with the key may list and download; nobody may upload or delete), `signed_in`
+         *     (signed-in end users may list, download, upload and delete every file; the key alone gets
+         *     nothing), `owner` (each file belongs to the end user who uploaded it: an end user lists,
+         *     downloads and deletes only their own files, and uploads as themself). The secret key is not
+         *     subject to these rules.
+         * @example owner
+         * @enum {string}
+         */
+        StorageAccess: "none" | "read" | "signed_in" | "owner";
         StorageFile: {
             /** Format: date-time */
             created_at: string;
+            /** @description The folder it was uploaded to ("" for the root). */
+            folder?: string;
             /** @description JSON string, e.g. {"name":"cat.png"} */
             metadata: string;
             object_id: string;
             object_size: number;
             /** @description "folder" or a MIME type */
             object_type: string;
+            /** @description The end user who uploaded it (the owner rule), or null when uploaded by the console or the secret key alone. */
+            owner_id?: string | null;
             /** @description Share URL; its 6th slash-separated part is the share segment. */
             path: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A folder of the bucket: "" (the root) or up to 8 names joined by "/", each 1 to 63 letters,
+         *     digits, ".", "_" or "-", not starting with "." or "-" (so no "." or ".." parts), 255 characters
+         *     at most, no leading or trailing "/".
+         * @example avatars
+         */
+        StorageFolder: string;
+        StorageRule: {
+            access: components["schemas"]["StorageAccess"];
+            folder: components["schemas"]["StorageFolder"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -4765,6 +5058,46 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getProjectApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "publishable_key": "hb_publishable_Zm9yIGRvY3Mgb25seTogbm90IGEgcmVhbCBrZXkgYXQgYWxs",
+                     *       "secret_key": "hb_secret_ZG9jcyBleGFtcGxlOiBub3QgYSByZWFsIHNlY3JldCBrZXkgYXQgYWxs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProjectApiKeys"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6993,6 +7326,347 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    listStorageRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules, by folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "folder": "",
+                     *           "access": "none",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "folder": "avatars",
+                     *           "access": "owner",
+                     *           "updated_at": "2026-11-24T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "folder": "public",
+                     *           "access": "read",
+                     *           "updated_at": "2026-11-24T10:06:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        rules: components["schemas"]["StorageRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStorageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "folder": "avatars"
+                 *     }
+                 */
+                "application/json": {
+                    folder: components["schemas"]["StorageFolder"];
+                };
+            };
+        };
+        responses: {
+            /** @description "deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setStorageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "folder": "avatars",
+                 *       "access": "owner"
+                 *     }
+                 */
+                "application/json": {
+                    access: components["schemas"]["StorageAccess"];
+                    folder: components["schemas"]["StorageFolder"];
+                };
+            };
+        };
+        responses: {
+            /** @description "saved" and the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "rule": {
+                     *         "folder": "avatars",
+                     *         "access": "owner",
+                     *         "updated_at": "2026-11-24T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["StorageRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSignedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Only the links of this file. */
+                    object_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "links": [
+                     *         {
+                     *           "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "name": "me.png",
+                     *           "expires_at": "2026-11-24T11:00:00.000Z",
+                     *           "revoked_at": null,
+                     *           "download_count": 3,
+                     *           "created_at": "2026-11-24T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        links: components["schemas"]["SignedLink"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                 *       "expires_in": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedLinkRequest"] & {
+                    object_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new link, with its URL (shown only now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "link": {
+                     *         "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/signed/hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ",
+                     *         "expires_at": "2026-11-25T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "download_count": 0,
+                     *         "created_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedLinkCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                 *     }
+                 */
+                "application/json": {
+                    link_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description "revoked" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "revoked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     uploadObject: {
         parameters: {
             query?: never;
@@ -7014,6 +7688,7 @@ export interface operations {
                      * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
                      */
                     file: string;
+                    folder?: components["schemas"]["StorageFolder"];
                     /** @description When given, must equal the project in the path (else 400). */
                     project_id?: string;
                 };
@@ -7073,12 +7748,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "key": "bucket"
+                 *       "key": "publishable"
                  *     }
                  */
                 "application/json": {
                     /** @enum {string} */
-                    key: "bucket" | "authentication";
+                    key: "publishable" | "secret" | "bucket" | "authentication";
                 };
             };
         };
@@ -7092,7 +7767,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "key rotated",
-                     *       "api_key": "hb_bucket_Qm2Xv7Lp3Rt8Wz1Nc6Yd0Sb5Ha4fJk9"
+                     *       "api_key": "hb_publishable_Zm9yIGRvY3Mgb25seTogbm90IGEgcmVhbCBrZXkgYXQgYWxs"
                      *     }
                      */
                     "application/json": {
@@ -7989,6 +8664,12 @@ export interface operations {
     bucketListObjects: {
         parameters: {
             query?: {
+                /**
+                 * @description Only files in this folder and its subfolders.
+                 * @example avatars
+                 */
+                folder?: components["schemas"]["StorageFolder"];
+                /** @example 1 */
                 page?: number;
             };
             header?: never;
@@ -7997,7 +8678,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the bucket's files */
+            /** @description A page of the files the caller may read */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8007,23 +8688,21 @@ export interface operations {
                      * @example {
                      *       "files": [
                      *         {
-                     *           "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
                      *           "object_type": "image/png",
-                     *           "object_size": 48213,
-                     *           "metadata": "{\"name\":\"avatar.png\"}",
-                     *           "path": "",
-                     *           "created_at": "2026-11-20T09:30:00.000Z",
-                     *           "updated_at": "2026-11-20T09:30:00.000Z"
+                     *           "object_size": 20480,
+                     *           "metadata": "{\"name\":\"me.png\"}",
+                     *           "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "folder": "avatars",
+                     *           "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
+                     *           "created_at": "2026-11-24T10:00:00.000Z",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
                      *         }
                      *       ],
                      *       "total": 1,
                      *       "page": 1,
                      *       "page_size": 100,
-                     *       "next_page": null,
-                     *       "usage_bytes": 152043520,
-                     *       "files_bytes": 104857600,
-                     *       "hosting_bytes": 47185920,
-                     *       "quota_bytes": 1073741824
+                     *       "next_page": null
                      *     }
                      */
                     "application/json": components["schemas"]["FileList"];
@@ -8050,6 +8729,7 @@ export interface operations {
                      * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
                      */
                     file: string;
+                    folder?: components["schemas"]["StorageFolder"];
                 };
             };
         };
@@ -8064,13 +8744,15 @@ export interface operations {
                      * @example {
                      *       "message": "saved",
                      *       "file": {
-                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
                      *         "object_type": "image/png",
-                     *         "object_size": 48213,
-                     *         "metadata": "{\"name\":\"avatar.png\"}",
-                     *         "path": "",
-                     *         "created_at": "2026-11-20T09:30:00.000Z",
-                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *         "object_size": 20480,
+                     *         "metadata": "{\"name\":\"me.png\"}",
+                     *         "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "folder": "avatars",
+                     *         "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
+                     *         "created_at": "2026-11-24T10:00:00.000Z",
+                     *         "updated_at": "2026-11-24T10:00:00.000Z"
                      *       }
                      *     }
                      */
@@ -8082,6 +8764,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8093,10 +8776,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The file's object_id.
-                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
-                 */
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
                 objectId: string;
             };
             cookie?: never;
@@ -8134,6 +8814,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     bucketDeleteObject: {
@@ -8141,10 +8822,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The file's object_id.
-                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
-                 */
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
                 objectId: string;
             };
             cookie?: never;
@@ -8167,12 +8845,152 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createObjectSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its URL (shown only now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "link": {
+                     *         "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/signed/hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ",
+                     *         "expires_at": "2026-11-24T11:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "download_count": 0,
+                     *         "created_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedLinkCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeObjectSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "revoked" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "revoked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    downloadSignedObject: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                download?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @example hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type stored at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description A range, with the Content-Type stored at upload */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     toggleMfa: {

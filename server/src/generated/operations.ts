@@ -121,6 +121,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "createObjectSignedLink",
+    "method": "POST",
+    "path": "/storage/v1/objects/{objectId}/signed-links",
+    "tag": "bucket"
+  },
+  {
     "operationId": "createOrder",
     "method": "POST",
     "path": "/create-order/",
@@ -137,6 +143,12 @@ export const operations = [
     "method": "POST",
     "path": "/create_project",
     "tag": "projects"
+  },
+  {
+    "operationId": "createSignedLink",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links/create",
+    "tag": "storage"
   },
   {
     "operationId": "deleteAuthUser",
@@ -169,10 +181,22 @@ export const operations = [
     "tag": "hosting"
   },
   {
+    "operationId": "deleteStorageRule",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules/delete",
+    "tag": "storage"
+  },
+  {
     "operationId": "downloadObject",
     "method": "GET",
     "path": "/s3/object-storage/{segment}/{objectId}",
     "tag": "storage"
+  },
+  {
+    "operationId": "downloadSignedObject",
+    "method": "GET",
+    "path": "/storage/v1/signed/{token}",
+    "tag": "bucket"
   },
   {
     "operationId": "dropDbColumn",
@@ -319,6 +343,12 @@ export const operations = [
     "tag": "system"
   },
   {
+    "operationId": "getProjectApiKeys",
+    "method": "POST",
+    "path": "/project/{projectId}/api-keys",
+    "tag": "projects"
+  },
+  {
     "operationId": "getProjectDetails",
     "method": "POST",
     "path": "/project/project-details/",
@@ -409,6 +439,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "listSignedLinks",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links",
+    "tag": "storage"
+  },
+  {
     "operationId": "listSiteEnv",
     "method": "POST",
     "path": "/project/{projectId}/hosting/env",
@@ -425,6 +461,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/smtp/accounts",
     "tag": "smtp"
+  },
+  {
+    "operationId": "listStorageRules",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules",
+    "tag": "storage"
   },
   {
     "operationId": "loginAccount",
@@ -475,6 +517,18 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "revokeObjectSignedLink",
+    "method": "DELETE",
+    "path": "/storage/v1/signed-links/{linkId}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "revokeSignedLink",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links/revoke",
+    "tag": "storage"
+  },
+  {
     "operationId": "rotateProjectKey",
     "method": "POST",
     "path": "/project/{projectId}/rotate-key",
@@ -509,6 +563,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/hosting/env/set",
     "tag": "hosting"
+  },
+  {
+    "operationId": "setStorageRule",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules/set",
+    "tag": "storage"
   },
   {
     "operationId": "startPayment",

@@ -2,7 +2,7 @@
 // notices: the project an app key names, the end user an access token names, the account of a
 // developer token; and what file listings read (storage.service.ts): a project's pages of files
 // and its owner's bytes stored. Each of those rows notifies channel hostbase_lookups when it
-// changes or goes (migrations/0011 and 0017: triggers, in the changing transaction, so whatever
+// changes or goes (migrations/0011 and 0019: triggers, in the changing transaction, so whatever
 // statement made the change and whichever instance ran it, every instance hears of it when it
 // commits).
 //

@@ -1,6 +1,6 @@
 import type { HandlerMap } from '../../http/types';
 import { currentAccount, ownedProject } from '../../http/auth';
-import { projectView, type ProjectsService } from './projects.service';
+import { KEY_KIND, projectView, type ProjectsService } from './projects.service';
 
 export function createProjectsHandlers(service: ProjectsService): HandlerMap {
   const handlers: HandlerMap = {
@@ -36,9 +36,16 @@ export function createProjectsHandlers(service: ProjectsService): HandlerMap {
       return { api_key: await service.key(p, 'authentication') };
     },
 
+    getProjectApiKeys: async (req) => {
+      const p = await ownedProject(req);
+      return { publishable_key: await service.key(p, 'authentication'), secret_key: await service.key(p, 'bucket') };
+    },
+
     rotateProjectKey: async (req) => {
       const p = await ownedProject(req);
-      return { message: 'key rotated', api_key: await service.rotateKey(p, req.body.key) };
+      const { key } = req.body;
+      const kind = key === 'publishable' || key === 'secret' ? KEY_KIND[key] : key;
+      return { message: 'key rotated', api_key: await service.rotateKey(p, kind) };
     },
   };
   handlers.createProjectAlias = handlers.createProject as HandlerMap['createProjectAlias'];

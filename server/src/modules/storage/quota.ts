@@ -22,7 +22,7 @@ export class StorageQuota {
     private readonly notice?: StorageNotice,
     /**
      * Where usage() keeps the figures between changes, dropped by the notices of
-     * migrations/0017 (files, deployments' bytes, projects going) and of the account (its plan).
+     * migrations/0019 (files, deployments' bytes, projects going) and of the account (its plan).
      * Never what a charge checks: that reads the database under the account's lock.
      */
     private readonly lookups?: Pick<LookupCache, 'get'>,

@@ -7,12 +7,16 @@ import type { Deps } from '../../deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
+import { StorageAccessRepository } from './storage-access.repository';
+import { StorageAccessService } from './storage-access';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {
+  const accessRepo = new StorageAccessRepository(deps.db);
   const service = new StorageService({
     repo: new StorageRepository(deps.db, deps.lookups),
+    folderPage: (projectId, folder, limit, offset) => accessRepo.folderPage(projectId, folder, limit, offset),
     store: deps.objectStore,
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
@@ -20,8 +24,9 @@ export function createStorageModule(deps: Deps, projects: ProjectsService) {
     notice: new PlanLimitGuard(deps).noticeOf('storage'),
     lookups: deps.lookups,
   });
+  const access = new StorageAccessService({ repo: accessRepo, storage: service, publicUrl: deps.config.publicUrl });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
-  return { service, handlers: createStorageHandlers(service) };
+  return { service, handlers: createStorageHandlers(service, access) };
 }
 
 /** A project's files: deleted with it (app.projects.onDelete). */

@@ -52,7 +52,7 @@ export class StorageRepository {
 
   /**
    * lookups: a write of files or stored bytes waits until every instance heard its notices
-   * (migrations/0017), so a listing anywhere shows it once the caller hears it is done.
+   * (migrations/0019), so a listing anywhere shows it once the caller hears it is done.
    */
   constructor(
     private readonly db: Db,

@@ -52,11 +52,12 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
-Changes nothing.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  * @summary Read rows (app)
  */
@@ -131,11 +132,12 @@ export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedRespon
     }
     /**
  * Inserts one or many rows (with the `owner` rule, owner_id is the end user).
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
-Trying the example inserts a row into your table `todos` when the key's project has one the caller may write.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  * @summary Insert rows (app)
  */
@@ -210,11 +212,12 @@ export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedRespon
     }
     /**
  * Updates the rows the filters match among those the caller may write.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
-The example's filter (`id` = -1) matches no row, so trying it as is changes nothing.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  * @summary Update rows (app)
  */
@@ -289,11 +292,12 @@ export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedRespon
     }
     /**
  * Deletes the rows the filters match among those the caller may write.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
-The example's filter (`id` = -1) matches no row, so trying it as is changes nothing.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
  * @summary Delete rows (app)
  */

@@ -42,6 +42,7 @@ import type {
   NotFoundResponse,
   PayloadTooLargeResponse,
   Project,
+  ProjectApiKeys,
   ProjectDetails,
   RequestTimeoutResponse,
   RotateProjectKey200,
@@ -839,10 +840,116 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
 
 
 /**
- * Issues a new key; the old one stops working at once.
-Apps using the old key stop working until they get the new one. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
+and database calls made with it follow the access rules. The secret key is for servers only:
+alone it bypasses the access rules. They are the authentication API key and the bucket API key
+under their new names (the same values; authentication-details and bucket-details still show them).
 
- * @summary Rotate a project key
+ * @summary Show the project's publishable and secret keys
+ */
+export const getGetProjectApiKeysUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/api-keys`
+}
+
+export const getProjectApiKeys = async (projectId: string, options?: RequestInit): Promise<ProjectApiKeys> => {
+  
+  return customFetch<ProjectApiKeys>(getGetProjectApiKeysUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectApiKeysQueryKey = (projectId?: string,) => {
+    return [
+    `/project/${projectId}/api-keys`
+    ] as const;
+    }
+
+    
+export const getGetProjectApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectApiKeysQueryKey(projectId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectApiKeys>>> = ({ signal }) => getProjectApiKeys(projectId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetProjectApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectApiKeys>>>
+export type GetProjectApiKeysQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProjectApiKeys>>,
+          TError,
+          Awaited<ReturnType<typeof getProjectApiKeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProjectApiKeys>>,
+          TError,
+          Awaited<ReturnType<typeof getProjectApiKeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Show the project's publishable and secret keys
+ */
+
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetProjectApiKeysQueryOptions(projectId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Issues a new key; the old one stops working at once, on every instance. `publishable` and
+`authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
+secret key). Apps using the old key stop working until they get the new one. The example's
+project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Rotate an app key
  */
 export const getRotateProjectKeyUrl = (projectId: string,) => {
 
@@ -898,7 +1005,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RotateProjectKeyMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
     /**
- * @summary Rotate a project key
+ * @summary Rotate an app key
  */
 export const useRotateProjectKey = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateProjectKey>>, TError,{projectId: string;data: RotateProjectKeyBody}, TContext>, request?: SecondParameter<typeof customFetch>}
