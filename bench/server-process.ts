@@ -46,6 +46,8 @@ export async function startServer(dataDir: string, databaseUrl?: string, env: Re
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      // As `npm run serve`: two malloc arenas (BENCH_MALLOC_ARENA_MAX='' for glibc's default).
+      ...(process.env.BENCH_MALLOC_ARENA_MAX === '' ? {} : { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2' }),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

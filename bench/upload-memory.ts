@@ -8,6 +8,7 @@
 // MiB of random bytes with curl to the storage API, samples the server's RSS every 5 ms and
 // prints: RSS once up, the peak during the upload, and VmHWM (the kernel's own peak since the
 // process started, start-up included). Goal (issue 17): PGlite fresh < 250 MB, reopened < 150 MB.
+// The server runs with MALLOC_ARENA_MAX=2 as `npm run serve` does (BENCH_MALLOC_ARENA_MAX='' for glibc's default).
 // Options (env): BENCH_MIB, BENCH_DIR (default the OS temp dir), BENCH_SERVER=tsx|dist,
 // BENCH_ONLY=fresh,reopened,postgres (a subset), BENCH_NODE_FLAGS (extra flags for the server).
 import { execFile } from 'node:child_process';
