@@ -121,6 +121,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "createManifestDeployment",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/manifest",
+    "tag": "hosting"
+  },
+  {
     "operationId": "createOrder",
     "method": "POST",
     "path": "/create-order/",
@@ -239,6 +245,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/export",
     "tag": "projects"
+  },
+  {
+    "operationId": "finishDeployment",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/{deploymentId}/finish",
+    "tag": "hosting"
   },
   {
     "operationId": "forgotPassword",
@@ -527,6 +539,12 @@ export const operations = [
     "method": "POST",
     "path": "/db/v1/{table}/update",
     "tag": "data"
+  },
+  {
+    "operationId": "uploadDeploymentFiles",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/{deploymentId}/files",
+    "tag": "hosting"
   },
   {
     "operationId": "uploadObject",

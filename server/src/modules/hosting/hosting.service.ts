@@ -13,6 +13,7 @@ import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
 import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { loadRules } from './site-rules';
 import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 
@@ -55,6 +56,11 @@ export class HostingService {
   cachedLiveSite(subdomain: string): { site: LiveSite | undefined } | undefined {
     const hit = this.live.get(subdomain);
     return hit && this.d.clock.now().getTime() - hit.at < (this.d.liveCacheMs ?? 2000) ? hit : undefined;
+  }
+
+  /** A switch made elsewhere in this module (instant-deploy.ts): the next request asks the database. */
+  forgetLive(subdomain: string): void {
+    this.live.delete(subdomain);
   }
 
   /** The site for a subdomain, from a short-lived cache (the gateway asks on every request). */
@@ -121,11 +127,14 @@ export class HostingService {
       }
       if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
       log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
+      // Static sites: _redirects and _headers are judged now (a bad line fails the deploy) and stored with it.
+      const rules = kind ? null : await loadRules(path.join(staged, layout.root));
+      if (rules) log.add(`Rules: ${rules.redirects.length} redirects, ${rules.headers.length} header blocks`);
       await storing;
       await this.d.files.publish(row.id, staged);
       staged = undefined;
       log.add('Stored');
-      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, buildLog: log.text });
+      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, rules, buildLog: log.text });
       const deployment = { ...row, root: layout.root, entry: layout.entry ?? null };
       if (kind) {
         log.add(`Starting the ${kind} process`);
