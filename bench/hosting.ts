@@ -224,7 +224,7 @@ ${http}
       const t1 = performance.now();
       for (let i = 0; i < missing.length; i += 500) {
         const form = new FormData();
-        for (const d of missing.slice(i, i + 500)) form.append('file', new Blob([byDigest.get(d)!]), d);
+        for (const d of missing.slice(i, i + 500)) form.append('file', new Blob([new Uint8Array(byDigest.get(d)!)]), d);
         const u = await api(`/deployments/${id}/files`, { method: 'POST', body: form });
         if (u.status !== 200) throw new Error(`upload: ${u.status} ${await u.text()}`);
       }
