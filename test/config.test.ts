@@ -81,3 +81,14 @@ test('LOG_FORMAT: auto by default, json when asked or in production, anything el
   expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', LOG_FORMAT: 'auto' }).logFormat).toBe('json');
   expect(() => loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'pretty' })).toThrow('LOG_FORMAT must be "json" or "auto", got "pretty"');
 });
+
+test('SITE_RUNNER: lease on PostgreSQL, local on PGlite, or as set; INSTANCE_URL is this instance\'s http origin', () => {
+  const dir = tmp();
+  expect(loadConfig({ DATA_DIR: dir, PORT: '4000' })).toMatchObject({ siteRunner: 'local', instanceUrl: 'http://127.0.0.1:4000' });
+  expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://db/x' }).siteRunner).toBe('lease');
+  expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://db/x', SITE_RUNNER: 'gateway', INSTANCE_URL: 'http://10.0.0.5:3000/' })).toMatchObject({ siteRunner: 'gateway', instanceUrl: 'http://10.0.0.5:3000' });
+  expect(() => loadConfig({ DATA_DIR: dir, SITE_RUNNER: 'everywhere' })).toThrow('SITE_RUNNER must be "local", "lease" or "gateway", got "everywhere"');
+  expect(() => loadConfig({ DATA_DIR: dir, INSTANCE_URL: 'https://10.0.0.5' })).toThrow(/INSTANCE_URL must be an http:\/\/ URL/);
+  expect(() => loadConfig({ DATA_DIR: dir, INSTANCE_URL: 'http://10.0.0.5:3000/api' })).toThrow(/INSTANCE_URL must be an http:\/\/ URL/);
+  expect(() => loadConfig({ DATA_DIR: dir, INSTANCE_URL: '10.0.0.5:3000' })).toThrow(/INSTANCE_URL must be an http:\/\/ URL/);
+});

@@ -38,6 +38,14 @@ export interface Config {
   trustProxy: boolean;
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
   siteRuntime: 'process' | 'docker';
+  /**
+   * Which instance runs dynamic sites (SITE_RUNNER): local = this one, for what it serves (one
+   * instance); lease = the one holding the runner lease in the database, every other proxies to
+   * it (several instances; modules/hosting/runtime.leased.ts); gateway = never this one.
+   */
+  siteRunner: 'local' | 'lease' | 'gateway';
+  /** How other instances reach this one (INSTANCE_URL): the runner's proxy target. */
+  instanceUrl: string;
   dockerSocket: string;
   /** The Docker network sites join (SITE_RUNTIME=docker); never `host`. */
   dockerNetwork: string;
@@ -122,6 +130,25 @@ function siteRuntime(raw: string | undefined): 'process' | 'docker' {
   if (!raw || raw === 'process') return 'process';
   if (raw === 'docker') return 'docker';
   throw new Error(`SITE_RUNTIME must be "process" or "docker", got "${raw}"`);
+}
+
+function siteRunner(raw: string | undefined, databaseUrl: string | undefined): 'local' | 'lease' | 'gateway' {
+  // Embedded PGlite is one process's database: one instance, so its sites run here.
+  if (!raw) return databaseUrl ? 'lease' : 'local';
+  if (raw === 'local' || raw === 'lease' || raw === 'gateway') return raw;
+  throw new Error(`SITE_RUNNER must be "local", "lease" or "gateway", got "${raw}"`);
+}
+
+function instanceUrl(raw: string | undefined, port: number): string {
+  if (!raw) return `http://127.0.0.1:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`INSTANCE_URL must be an http:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' || url.pathname !== '/' || url.search) throw new Error(`INSTANCE_URL must be an http:// URL of this instance on the private network (no path), got "${raw}"`);
+  return url.origin;
 }
 
 function dockerNetwork(raw: string | undefined): string {
@@ -211,6 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: logFormat(env),
     trustProxy,
     siteRuntime: siteRuntime(env.SITE_RUNTIME),
+    siteRunner: siteRunner(env.SITE_RUNNER, env.DATABASE_URL || undefined),
+    instanceUrl: instanceUrl(env.INSTANCE_URL, port),
     dockerSocket: env.DOCKER_SOCKET || '/var/run/docker.sock',
     dockerNetwork: dockerNetwork(env.DOCKER_NETWORK),
     siteLimits: {

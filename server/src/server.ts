@@ -1,11 +1,17 @@
 // Starts the platform: listen, and close gracefully on SIGINT/SIGTERM/SIGHUP.
 //
+// Graceful: the first signal stops accepting connections at once (the port is closed; idle
+// keep-alive connections are closed), lets requests in flight finish for up to DRAIN_MS, then cuts
+// whatever is left, stops the hosted sites and builds (the hosting module's onClose), gives the
+// runner lease back (SITE_RUNNER=lease), closes the database and exits 0.
+//
 // A Ctrl-C reaches every process of the terminal's foreground group (npm, scripts/start.mjs, this
 // server), and start.mjs may forward it again, so signals arrive once, twice or in bursts. The
 // first one starts the shutdown; later ones only hurry it (open connections are cut) and never
 // skip stopping the hosted sites. Should the shutdown hang, a watchdog stops the sites and exits.
 // If this process is killed outright, its sites die with it (the sandbox's --die-with-parent) and
-// the next start sweeps what they left (runtime.process.ts).
+// the next start sweeps what they left (runtime.process.ts). If start.mjs is killed outright, its
+// IPC channel closes and this server shuts down as for a Ctrl-C.
 import path from 'node:path';
 import { loadConfig } from './config';
 import { buildApp } from './app';
@@ -13,7 +19,10 @@ import { PRIVATE_UMASK } from './lib/data-dir';
 import { EnvFileError, loadEnvFile } from './lib/env-file';
 import { loggerOptions } from './lib/log-format';
 
-const SHUTDOWN_GRACE_MS = 15_000;
+/** Requests in flight get this long to finish after a signal; then their connections are cut. */
+const DRAIN_MS = 10_000;
+/** Past this the shutdown is stuck: the sites are stopped and the process exits 1. */
+const SHUTDOWN_GRACE_MS = 25_000;
 
 async function main() {
   process.umask(PRIVATE_UMASK);
@@ -28,7 +37,12 @@ async function main() {
       app.server.closeAllConnections?.();
       return;
     }
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal }, 'shutting down: no new connections; requests in flight may finish');
+    const drain = setTimeout(() => {
+      app.log.warn(`requests still in flight after ${DRAIN_MS / 1000} s: closing their connections`);
+      app.server.closeAllConnections?.();
+    }, DRAIN_MS);
+    drain.unref();
     const watchdog = setTimeout(() => {
       app.log.error('shutdown is taking too long: stopping the hosted sites and exiting');
       void app.stopSites().finally(() => process.exit(1));
@@ -36,6 +50,8 @@ async function main() {
     closing = app.close().then(
       () => {
         clearTimeout(watchdog);
+        clearTimeout(drain);
+        app.log.info('shut down');
         process.exit(0);
       },
       (err: unknown) => {
@@ -45,6 +61,11 @@ async function main() {
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  // Started by scripts/start.mjs (npm start): when it is gone (kill -9), so is the platform.
+  if (process.channel) {
+    process.on('disconnect', () => shutdown('SIGTERM'));
+    process.channel.unref();
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { publicUrl: config.publicUrl, database: config.databaseUrl ? 'postgres' : 'pglite', storage: config.s3 ? 's3' : 'disk', mail: config.smtpUrl ? 'smtp' : 'outbox' },

@@ -53,6 +53,8 @@ describe('docker/compose.yml', () => {
         JWT_SECRET: ENV.JWT_SECRET,
         PUBLIC_URL: 'https://hostbase.example.com',
         TRUST_PROXY: 'true',
+        // Dynamic sites run on one instance; the other reaches it here (runtime.leased.ts).
+        INSTANCE_URL: `http://${name}:3000`,
       });
     }
     expect(config.services.mail.build?.target).toBe('mail');

@@ -29,6 +29,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
     PUBLIC_URL: 'http://localhost:3000',
     PASSWORD_HASH_COST: '12',
     LOG_LEVEL: 'silent',
+    // In-process apps never listen, so none can be another's runner (test/instances/ runs real ones).
+    SITE_RUNNER: 'local',
     ...env,
   });
   const { database, drop } = await createTestDatabase();

@@ -26,6 +26,7 @@ import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from './hosting.tables';
 import type { ProjectRow } from '../projects/projects.tables';
 import { endToEndHeaders } from '../../http/hop-by-hop';
+import { isPeerRequest, PEER_HEADER } from './runtime.leased';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -39,6 +40,8 @@ export interface GatewayDeps {
   log: FastifyBaseLogger;
   /** Sites of an account over its plan's monthly bandwidth answer 503 (bandwidth.ts). */
   bandwidth?: BandwidthGuard;
+  /** SITE_RUNNER=lease: the token of requests another instance forwards to this one (runtime.leased.ts). */
+  peerToken?: string;
 }
 
 /** `shop.example.com:3000` → `shop` when the platform domain is example.com; else undefined. */
@@ -70,15 +73,28 @@ export class Gateway {
         await this.d.files.ensureLocal(site.project.id, deployment.id);
         this.ready.add(deployment.id);
       }
-      if (deployment && runtimeOf(deployment.type) && !this.d.bandwidth?.blocked(site.project.id)) return proxy(this.d, site.project, deployment, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
+      if (deployment && runtimeOf(deployment.type) && !this.d.bandwidth?.blocked(site.project.id)) {
+        // PHP's built-in server answers any file of the deployment itself: dotfiles (.env, .git)
+        // are refused before it sees them, as static sites refuse them (static-site.ts).
+        if (runtimeOf(deployment.type) === 'php' && isDotPath(req.url)) return this.hijackWrite(site.project.id, req, reply, DOTFILE_NOT_FOUND);
+        return proxy(this.d, site.project, deployment, site.envVersion, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
+      }
+      // Unpublished (or switched to a static deployment): a process this instance still runs goes.
+      if (this.d.runtime.running(site.project.id) && !this.d.service.switching(site.project.id)) void this.d.runtime.retire(site.project.id, deployment && runtimeOf(deployment.type) ? deployment.id : undefined);
       const answer = this.respond(site, req.raw);
       const res = answer instanceof Promise ? await answer : answer;
-      // Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for
-      // the API, and this is exactly what the front door writes.
-      reply.hijack();
-      this.write(site.project.id, req.raw, reply.raw, res);
-      return reply;
+      return this.hijackWrite(site.project.id, req, reply, res);
     });
+  }
+
+  /**
+   * Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for the
+   * API, and this is exactly what the front door writes.
+   */
+  private hijackWrite(projectId: string, req: FastifyRequest, reply: FastifyReply, res: SiteResponse): FastifyReply {
+    reply.hijack();
+    this.write(projectId, req.raw, reply.raw, res);
+    return reply;
   }
 
   /**
@@ -169,6 +185,7 @@ export class Gateway {
     const site = await this.d.service.liveSite(sub);
     const deployment = site?.deployment;
     if (!site || !deployment || !runtimeOf(deployment.type)) return refuseUpgrade(socket, 404, 'Not Found');
+    if (runtimeOf(deployment.type) === 'php' && isDotPath(req.url)) return refuseUpgrade(socket, 404, 'Not Found');
     if (this.d.bandwidth?.blocked(site.project.id)) return refuseUpgrade(socket, 503, 'Service Unavailable');
     const project = site.project;
     const urlPath = pathOf(req.url);
@@ -177,19 +194,23 @@ export class Gateway {
       this.ready.add(deployment.id);
     }
     let upstream;
+    const fromPeer = isPeerRequest(req.headers, this.d.peerToken);
     try {
-      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment));
+      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment, site.envVersion), { forRequest: true, forwarded: fromPeer });
     } catch {
-      this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
+      if (!fromPeer) this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
       return refuseUpgrade(socket, 503, 'Service Unavailable');
     }
     if (socket.destroyed) return;
     const encrypted = Boolean((req.socket as { encrypted?: boolean }).encrypted);
+    const forwardedFor = fromPeer && typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : (req.socket.remoteAddress ?? '');
+    const forwardedProto = fromPeer && req.headers['x-forwarded-proto'] === 'https' ? 'https' : encrypted ? 'https' : 'http';
     tunnel(req, socket, head, {
       upstream,
-      forwardedFor: req.socket.remoteAddress ?? '',
-      forwardedProto: encrypted ? 'https' : 'http',
-      done: (status, bytesIn, bytesOut) => this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut),
+      forwardedFor,
+      forwardedProto,
+      // A request another instance forwarded is counted there, once.
+      done: (status, bytesIn, bytesOut) => (fromPeer ? undefined : this.d.traffic.record(project.id, status, urlPath, bytesIn, bytesOut)),
     });
   }
 
@@ -205,6 +226,19 @@ export class Gateway {
   }
 }
 
+const DOTFILE_NOT_FOUND: SiteResponse = { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' };
+
+/** Whether a request path names a dotfile or dot-folder (decoded), other than /.well-known/. */
+export function isDotPath(url: string | undefined): boolean {
+  let p = pathOf(url);
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    return true; // undecodable: never handed to a site's file server
+  }
+  return p.split(/[/\\]/).some((seg) => seg.startsWith('.') && seg !== '.well-known' && seg !== '.' && seg !== '..');
+}
+
 const METHOD_NOT_ALLOWED: SiteResponse = { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method not allowed' };
 
 function queryOf(url: string | undefined): string {
@@ -218,27 +252,36 @@ function pathOf(url: string | undefined): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
-async function proxy(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
+async function proxy(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, envVersion: number, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
   const urlPath = req.url.split('?')[0];
   let upstream;
+  const fromPeer = isPeerRequest(req.headers, d.peerToken);
+  // A request another instance forwarded is counted there (traffic, errors, bandwidth), once.
+  const record: TrafficCounter['record'] = (...args) => (fromPeer ? undefined : d.traffic.record(...args));
   try {
-    upstream = await d.runtime.ensure(d.service.specOf(project, deployment));
+    upstream = await d.runtime.ensure(d.service.specOf(project, deployment, envVersion), { forRequest: true, forwarded: fromPeer });
     // This instance may still run an older deployment of the project (switched elsewhere).
     const running = d.runtime.running(project.id);
     if (running && running.deploymentId !== deployment.id) void d.runtime.retire(project.id, deployment.id);
   } catch {
-    d.traffic.record(project.id, 503, urlPath, bytesIn, 0);
+    record(project.id, 503, urlPath, bytesIn, 0);
     return reply.code(503).type('text/html; charset=utf-8').header('retry-after', '5').send(unavailablePage());
   }
-  // The client's own X-Forwarded-* are replaced: only this gateway's are true.
-  const headers: http.OutgoingHttpHeaders = endToEndHeaders(req.headers, true);
-  headers['x-forwarded-for'] = req.ip;
-  headers['x-forwarded-host'] = req.headers.host;
-  headers['x-forwarded-proto'] = req.protocol;
+  // The client's own X-Forwarded-* are replaced: only this gateway's are true (or, for a request
+  // another instance forwarded, that instance's). The instances' token never reaches a site.
+  const headers: http.OutgoingHttpHeaders = endToEndHeaders(req.headers, !fromPeer);
+  delete headers[PEER_HEADER];
+  if (!fromPeer) {
+    headers['x-forwarded-for'] = req.ip;
+    headers['x-forwarded-host'] = req.headers.host;
+    headers['x-forwarded-proto'] = req.protocol;
+  }
+  const { peer, ...target } = 'socketPath' in upstream ? { ...upstream, peer: undefined } : upstream;
+  if (peer) headers[PEER_HEADER] = peer;
 
   return new Promise<FastifyReply>((resolve) => {
     let bodyIn = 0;
-    const up = http.request({ ...upstream, method: req.method, path: req.url, headers, agent }, (res) => {
+    const up = http.request({ ...target, method: req.method, path: req.url, headers, agent }, (res) => {
       let out = 0;
       // Count in a pass-through: a 'data' listener on res itself would drain it before Fastify pipes it.
       const counted = new PassThrough({
@@ -247,7 +290,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
           done(null, chunk);
         },
       });
-      counted.on('end', () => d.traffic.record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
+      counted.on('end', () => record(project.id, res.statusCode ?? 502, urlPath, Math.max(bytesIn, requestHeaderBytes(req.raw) + bodyIn), out));
       res.on('error', (err) => counted.destroy(err));
       res.pipe(counted);
       resolve(reply.code(res.statusCode ?? 502).headers(endToEndHeaders(res.headers)).send(counted));
@@ -255,7 +298,7 @@ async function proxy(d: GatewayDeps, project: ProjectRow, deployment: Deployment
     up.setTimeout(60_000, () => up.destroy(new Error('upstream timeout')));
     up.on('error', () => {
       if (reply.sent) return;
-      d.traffic.record(project.id, 502, urlPath, bytesIn, 0);
+      record(project.id, 502, urlPath, bytesIn, 0);
       resolve(reply.code(502).type('text/html; charset=utf-8').send(unavailablePage()));
     });
     const counter = new PassThrough({

@@ -224,7 +224,7 @@ export class InstantDeploys {
       log += `${stamp()}Linked ${paths.length} files (${bytes} bytes); serving ${layout.root ? `${layout.root}/` : 'the top folder'}${rules ? `; rules: ${rules.redirects.length} redirects, ${rules.headers.length} header blocks` : ''}\n`;
       await this.d.repo.finishBuild(row.id, { sizeBytes: bytes, fileCount: paths.length, root: layout.root, entry: layout.entry ?? null, rules, buildLog: log });
       const deployment = { ...row, root: layout.root, entry: layout.entry ?? null };
-      if (kind) await this.d.runtime.ensure(this.d.service.specOf(project, deployment));
+      if (kind) await this.d.runtime.ensure(this.d.service.specOf(project, deployment, await this.d.repo.envVersionOf(project.id)));
       if (!(await this.d.repo.activate(project.id, row.id))) throw new Error('activation found no deployment');
       this.d.service.forgetLive(project.subdomain);
       await this.d.runtime.retire(project.id, kind ? row.id : undefined);

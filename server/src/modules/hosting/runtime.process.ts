@@ -17,6 +17,7 @@ import type { SiteUidOf } from './site-identities';
 import { SiteNetwork, type Egress } from './site-network';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 import { DEFAULT_SITE_LIMITS } from '../../lib/limits';
+import { MemoryLogs, type RuntimeLogSink } from './runtime-logs';
 
 export interface ProcessRuntimeOptions {
   log: FastifyBaseLogger;
@@ -34,10 +35,11 @@ export interface ProcessRuntimeOptions {
   support?: SandboxSupport;
   /** A site's process exited unexpectedly: told once per crash streak (not per restart of a crash loop). */
   onCrash?: (spec: SiteSpec, cause: string) => void;
+  /** Where the sites' output goes: the database (runtime-logs.ts) so every instance shows it; memory by default. */
+  logs?: RuntimeLogSink;
 }
 
 export const DEFAULT_LIMITS: Limits = { ...DEFAULT_SITE_LIMITS };
-const LOG_TAIL = 64 * 1024;
 /** One number per runtime in this process: two apps in one process (tests) never share a folder. */
 let instances = 0;
 
@@ -55,13 +57,16 @@ interface Proc {
   timer?: NodeJS.Timeout;
   counters: GroupCounters;
   lastExit?: string;
+  /** The owner's variables it runs with (kept for restarts after a crash) and their version. */
+  env: Record<string, string>;
+  envVersion: number;
 }
 
 export class ProcessRuntime implements Runtime {
   readonly name = 'process';
   private readonly procs = new Map<string, Proc>(); // by deploymentId
   private readonly starting = new Map<string, Promise<Upstream>>();
-  private readonly logsByDeployment = new Map<string, string>();
+  private readonly logSink: RuntimeLogSink;
   private readonly uids = new Map<string, number>();
   private readonly runRoot: string;
   private readonly prefix = `${process.pid}-${++instances}-`;
@@ -73,6 +78,7 @@ export class ProcessRuntime implements Runtime {
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.runRoot = o.runRoot ?? path.join(os.tmpdir(), 'hostbase-sites');
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
+    this.logSink = o.logs ?? new MemoryLogs();
     let support = o.support ?? probeSandbox();
     if (support.ok) {
       const cg = detectCgroups();
@@ -108,15 +114,27 @@ export class ProcessRuntime implements Runtime {
   }
 
   ensure(spec: SiteSpec): Promise<Upstream> {
+    let pending = this.starting.get(spec.deploymentId);
+    if (pending) return pending;
     const p = this.procs.get(spec.deploymentId);
+    // Its environment changed (on any instance): stop it and start it again with the new one.
+    // Requests meanwhile wait for the new process (the starting promise), none is refused.
+    if (p && (spec.envVersion ?? 0) > p.envVersion) {
+      pending = this.stopProc(p)
+        .then(() => this.start(spec))
+        .finally(() => this.starting.delete(spec.deploymentId));
+      this.starting.set(spec.deploymentId, pending);
+      return pending;
+    }
     if (p && p.status === 'running') return Promise.resolve({ socketPath: p.socketPath });
     if (p && p.status === 'restarting') return this.waitRestarted(p);
-    let pending = this.starting.get(spec.deploymentId);
-    if (!pending) {
-      pending = this.start(spec).finally(() => this.starting.delete(spec.deploymentId));
-      this.starting.set(spec.deploymentId, pending);
-    }
+    pending = this.start(spec).finally(() => this.starting.delete(spec.deploymentId));
+    this.starting.set(spec.deploymentId, pending);
     return pending;
+  }
+
+  projects() {
+    return [...this.procs.values()].map((p) => ({ projectId: p.spec.projectId, deploymentId: p.spec.deploymentId, envVersion: p.envVersion }));
   }
 
   private async uidOf(projectId: string): Promise<number> {
@@ -132,6 +150,7 @@ export class ProcessRuntime implements Runtime {
     const refused = this.refusal(spec.kind);
     if (refused) throw new RuntimeStartError(refused, '');
     const uid = await this.uidOf(spec.projectId);
+    const env = spec.env ? await spec.env() : { version: spec.envVersion ?? 0, vars: {} };
     const name = this.prefix + spec.deploymentId;
     const dir = path.join(this.runRoot, name);
     // Layout: DIR (root, 0711) / app (the site's copy, its uid, 0500 via a read-only mount),
@@ -155,6 +174,7 @@ export class ProcessRuntime implements Runtime {
     const proc: Proc = {
       spec, name, dir, group, socketPath: path.join(dir, 'run', 'http.sock'),
       status: 'starting', restarts: 0, startedAt: Date.now(), stopping: false, counters: await group.counters(),
+      env: env.vars, envVersion: env.version,
     };
     this.procs.set(spec.deploymentId, proc);
     try {
@@ -182,7 +202,15 @@ export class ProcessRuntime implements Runtime {
   private async spawn(proc: Proc, uid: number): Promise<void> {
     const network = await this.network;
     if (proc.stopping) return;
+    // The owner's variables go in a file only the site's user reads, mounted read-only; the
+    // sandbox's first process hands them to the site's command after the privilege drop. Written
+    // by root into the root-owned folder (never into run/, which the site controls).
+    const envFile = path.join(proc.dir, 'env.json');
+    await fsp.rm(envFile, { force: true });
+    await fsp.writeFile(envFile, JSON.stringify(proc.env), { flag: 'wx', mode: 0o400 });
+    await fsp.chown(envFile, uid, uid);
     const argv = sandboxArgv(this.support, {
+      envFile,
       network: !!network,
       uid,
       appDir: path.join(proc.dir, 'app'),
@@ -333,17 +361,22 @@ export class ProcessRuntime implements Runtime {
     }
   }
 
-  async logs(deploymentId: string): Promise<string> {
-    return this.logsByDeployment.get(deploymentId) ?? '';
+  logs(deploymentId: string): Promise<string> {
+    return this.logSink.read(deploymentId);
   }
 
   private appendLog(deploymentId: string, text: string): void {
-    const next = (this.logsByDeployment.get(deploymentId) ?? '') + text;
-    this.logsByDeployment.set(deploymentId, next.length > LOG_TAIL ? next.slice(-LOG_TAIL) : next);
+    this.logSink.append(deploymentId, text);
+  }
+
+  /** Stops every site; the runtime can start sites again afterwards (a runner that lost its lease). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.procs.values()].map((p) => this.stopProc(p)));
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.procs.values()].map((p) => this.stopProc(p)));
+    await this.stopAll();
+    await this.logSink.close();
   }
 
   /**

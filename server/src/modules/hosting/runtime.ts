@@ -1,6 +1,7 @@
 // How Node, PHP and Flask sites run behind the gateway. The process runtime (runtime.process.ts)
 // is the default; runtime.docker.ts speaks the Docker Engine API for production hosts.
 import type { RuntimeKind } from './site-layout';
+import type { SiteEnvSnapshot } from './site-env';
 
 export interface SiteSpec {
   projectId: string;
@@ -10,10 +11,27 @@ export interface SiteSpec {
   dir: string;
   /** File to start, relative to dir. */
   entry: string;
+  /**
+   * The version of the site's environment the caller saw (sites.env_version): a process of this
+   * deployment started with an older one is restarted by ensure().
+   */
+  envVersion?: number;
+  /** Reads the site's environment (its owner's variables, secrets opened) when a process starts. */
+  env?: () => Promise<SiteEnvSnapshot>;
 }
 
-/** Where the gateway sends a site's requests: a TCP address (Docker) or a unix socket (sandbox). */
-export type Upstream = { host: string; port: number } | { socketPath: string };
+/**
+ * Where the gateway sends a site's requests: a TCP address (Docker), a unix socket (sandbox), or
+ * the instance that runs the site (SITE_RUNNER=lease: `peer` is the token that instance trusts).
+ */
+export type Upstream = { host: string; port: number; peer?: string } | { socketPath: string };
+
+export interface EnsureOptions {
+  /** For a request being proxied: an instance that does not run sites may just name the one that does. */
+  forRequest?: boolean;
+  /** The request came from another instance already: never send it on again. */
+  forwarded?: boolean;
+}
 
 export interface RuntimeStats {
   cpuPercent: number;
@@ -36,7 +54,9 @@ export interface Runtime {
    * connections; rejects with its log tail when it cannot start. Other deployments of the
    * project keep running until retire(): a deploy switches traffic first, then retires.
    */
-  ensure(spec: SiteSpec): Promise<Upstream>;
+  ensure(spec: SiteSpec, opts?: EnsureOptions): Promise<Upstream>;
+  /** The projects with a process (running, starting or restarting) on this instance. */
+  projects(): { projectId: string; deploymentId: string; envVersion: number }[];
   /** Stops every process of the project except `keepDeploymentId`. */
   retire(projectId: string, keepDeploymentId?: string): Promise<void>;
   /** The running deployment of a project on this instance, if any. */
@@ -44,6 +64,8 @@ export interface Runtime {
   stats(projectId: string): Promise<RuntimeStats | undefined>;
   /** stdout and stderr of the deployment's process (tail). */
   logs(deploymentId: string): Promise<string>;
+  /** Stops every site but can start them again (a runner that lost its lease). */
+  stopAll?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -24,17 +24,19 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string): v
 }
 
 /** The request head as the upstream gets it. */
-export function upstreamHead(req: http.IncomingMessage, forwardedFor: string, forwardedProto: string): string {
+export function upstreamHead(req: http.IncomingMessage, forwardedFor: string, forwardedProto: string, peer?: string): string {
   // Hop-by-hop headers are dropped; Connection and Upgrade are re-added for the upgrade itself.
   const isHop = hopByHop(req.headers.connection);
   let head = `${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1\r\n`;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (isHop(name) || name.startsWith('x-forwarded-')) continue;
+    if (isHop(name) || name.startsWith('x-forwarded-') || name === 'x-hostbase-peer') continue;
     head += `${raw[i]}: ${raw[i + 1]}\r\n`;
   }
   head += `Connection: Upgrade\r\nUpgrade: ${String(req.headers.upgrade ?? '')}\r\n`;
+  // To another instance (SITE_RUNNER=lease), the token it trusts; never to a site.
+  if (peer) head += `X-Hostbase-Peer: ${peer}\r\n`;
   head += `X-Forwarded-For: ${forwardedFor}\r\nX-Forwarded-Host: ${req.headers.host ?? ''}\r\nX-Forwarded-Proto: ${forwardedProto}\r\n\r\n`;
   return head;
 }
@@ -60,7 +62,7 @@ export function tunnel(req: http.IncomingMessage, client: Duplex, head: Buffer, 
   }
   upstream.setNoDelay(true);
 
-  const headText = upstreamHead(req, opts.forwardedFor, opts.forwardedProto);
+  const headText = upstreamHead(req, opts.forwardedFor, opts.forwardedProto, 'peer' in opts.upstream ? opts.upstream.peer : undefined);
   bytesIn += Buffer.byteLength(headText) + head.length;
   upstream.on('connect', () => {
     connected = true;
