@@ -1241,6 +1241,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/deployments/{deploymentId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files a manifest deployment is missing
+         * @description One or more file parts, each with its SHA-256 (lower-case hex) as the part's file name
+         *     (`filename="<sha256>"`, any field name). A part whose bytes do not hash to its name is
+         *     refused (400, naming it), as is a digest the deployment's manifest does not list; parts
+         *     before it in the same request are kept (they are content-addressed). At most 1,000 parts
+         *     and MAX_UPLOAD_BYTES per file; the owner's storage quota is checked first (413).
+         */
+        post: operations["uploadDeploymentFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/deployments/{deploymentId}/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a manifest deployment live
+         * @description Checks every digest of the manifest is present, charges the deployment's bytes to the
+         *     owner's storage (413 past the plan's limit), lays the files out (shared, not copied),
+         *     judges them as a zip deploy would (layout, `_redirects`, `_headers`) and switches the site
+         *     to it atomically. Anything refused fails the deployment and leaves the live site as it was;
+         *     missing files answer 400 and the deployment keeps waiting.
+         */
+        post: operations["finishDeployment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/deployments/{deploymentId}/logs": {
         parameters: {
             query?: never;
@@ -1255,6 +1303,34 @@ export interface paths {
          * @description The build log and the runtime log (the site's output, newest last) of one deployment. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getDeploymentLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/deployments/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a deployment from a manifest of file digests
+         * @description Instant redeploys. Send the site as a manifest, `{path: sha256}` of every file (paths as
+         *     in a zip: relative, '/'-separated, no `..`, no leading `/`, no NUL or backslash, at most
+         *     1024 bytes, at most 20,000 files); the answer names the digests the platform does not have
+         *     yet for this project (files are content-addressed and shared between the project's
+         *     deployments, never between projects). Upload those (uploadDeploymentFiles), then finish
+         *     (finishDeployment) to make the deployment live. A static site's manifest must have an
+         *     index.html at the top or in one build folder, as a zip would. Each request on the
+         *     deployment renews its build lease (60 s by default): a deployment left alone longer is
+         *     failed as interrupted and the live site stays as it was.
+         */
+        post: operations["createManifestDeployment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6670,6 +6746,125 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    uploadDeploymentFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example (multipart parts named file, filename = sha256 of the part's bytes) */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A file; its part's file name is its sha256. Repeat the part for more files.
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored; what is still missing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Received 1 file; 0 missing.",
+                     *       "received": [
+                     *         "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"
+                     *       ],
+                     *       "missing": []
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        missing: string[];
+                        received: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    finishDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The deployment is live */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Project deployed!",
+                     *       "deployment": {
+                     *         "id": "7d0f6b2e-3c1a-4e4b-9a57-0c6de5a1b9f2",
+                     *         "project_id": "0b7e0f3e-2a51-4f36-9d0a-1f8f2b0c6a11",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 2,
+                     *         "root": "",
+                     *         "error": null,
+                     *         "created_at": "2026-11-24T23:50:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        deployment: components["schemas"]["Deployment"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getDeploymentLogs: {
         parameters: {
             query?: never;
@@ -6705,6 +6900,73 @@ export interface operations {
                     "application/json": {
                         build_log: string;
                         runtime_log: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createManifestDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "Static",
+                 *       "files": {
+                 *         "index.html": "3f79bb7b435b05321651daefd374cdc681dc06faa65e374e38337b88ca046dea",
+                 *         "assets/app.js": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Path → lower-case hex SHA-256 of the file's bytes. */
+                    files: {
+                        [key: string]: string;
+                    };
+                    type: components["schemas"]["ProjectType"];
+                };
+            };
+        };
+        responses: {
+            /** @description The deployment waits for the missing files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Upload the 1 missing file, then finish.",
+                     *       "deployment_id": "7d0f6b2e-3c1a-4e4b-9a57-0c6de5a1b9f2",
+                     *       "missing": [
+                     *         "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        deployment_id: string;
+                        message: string;
+                        /** @description Digests to upload (each once, however many paths share it). */
+                        missing: string[];
                     };
                 };
             };

@@ -121,6 +121,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "createManifestDeployment",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/manifest",
+    "tag": "hosting"
+  },
+  {
     "operationId": "createObjectSignedLink",
     "method": "POST",
     "path": "/storage/v1/objects/{objectId}/signed-links",
@@ -269,6 +275,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/export",
     "tag": "projects"
+  },
+  {
+    "operationId": "finishDeployment",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/{deploymentId}/finish",
+    "tag": "hosting"
   },
   {
     "operationId": "forgotPassword",
@@ -617,6 +629,12 @@ export const operations = [
     "method": "POST",
     "path": "/db/v1/{table}/update",
     "tag": "data"
+  },
+  {
+    "operationId": "uploadDeploymentFiles",
+    "method": "POST",
+    "path": "/project/{projectId}/deployments/{deploymentId}/files",
+    "tag": "hosting"
   },
   {
     "operationId": "uploadObject",

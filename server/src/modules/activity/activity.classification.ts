@@ -131,6 +131,9 @@ export const operationActivity: Record<OperationId, Classification> = {
 
   uploadSiteZip: changes((c) => (c.notes.type !== undefined ? `Deployed a ${text(c.notes.type, 20)} site` : 'Deployed a site')),
   activateDeployment: changes('Made an earlier deployment live'),
+  createManifestDeployment: changes((c) => (c.notes.type !== undefined ? `Started a ${text(c.notes.type, 20)} deployment from a manifest` : 'Started a deployment from a manifest')),
+  uploadDeploymentFiles: changes('Uploaded files for a deployment'),
+  finishDeployment: changes('Deployed a site (instant redeploy)'),
   getContainerStats: reads,
   listDeployments: reads,
   getDeploymentLogs: reads,

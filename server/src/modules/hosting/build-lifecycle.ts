@@ -166,7 +166,8 @@ export class BuildLifecycle {
     const prefixes = new Map<string, string>();
     for await (const { key } of this.d.store.list('sites/')) {
       const [, projectId, deploymentId] = key.split('/');
-      if (projectId && deploymentId) prefixes.set(deploymentId, projectId);
+      // sites/<project>/blobs/… are the project's shared files (instant redeploys), not a deployment.
+      if (projectId && deploymentId && isUuid(deploymentId)) prefixes.set(deploymentId, projectId);
     }
     const ids = [...prefixes.keys()];
     for (let i = 0; i < ids.length; i += 500) {

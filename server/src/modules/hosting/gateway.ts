@@ -139,7 +139,7 @@ export class Gateway {
       if (this.roots.size >= 1000) this.roots.clear();
       this.roots.set(deployment.id, root);
     }
-    return this.d.statics.serve({ deploymentId: deployment.id, servedRoot: root, urlPath: pathOf(req.url), spa: isSpa(deployment.type), headers: req.headers });
+    return this.d.statics.serve({ deploymentId: deployment.id, servedRoot: root, urlPath: pathOf(req.url), spa: isSpa(deployment.type), headers: req.headers, rules: deployment.rules, query: queryOf(req.url) });
   }
 
   private write(projectId: string, req: http.IncomingMessage, res: http.ServerResponse, answer: SiteResponse): void {
@@ -240,6 +240,11 @@ export function isDotPath(url: string | undefined): boolean {
 }
 
 const METHOD_NOT_ALLOWED: SiteResponse = { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method not allowed' };
+
+function queryOf(url: string | undefined): string {
+  const q = url === undefined ? -1 : url.indexOf('?');
+  return q < 0 ? '' : url!.slice(q);
+}
 
 function pathOf(url: string | undefined): string {
   if (url === undefined) return '/';

@@ -15,10 +15,41 @@ import type { HostingService } from './hosting.service';
 import type { SiteFiles } from './site-files';
 import { PROJECT_TYPES } from './site-layout';
 import { IN_MEMORY_MAX } from './zip-extract';
+import type { InstantDeploys } from './instant-deploy';
 import { activityNote } from '../activity/activity.context';
 
-export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService): HandlerMap {
+export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys): HandlerMap {
   return {
+    // ---- instant redeploys (instant-deploy.ts) [hosting-rules]
+    createManifestDeployment: async (req) => {
+      const project = await ownedProject(req);
+      const body = req.body as { type: string; files: Record<string, string> };
+      const type = PROJECT_TYPES.find((t) => t.toLowerCase() === String(body.type).toLowerCase());
+      if (!type) throw Errors.badRequest(`Unknown project type "${body.type}". Choose one of: ${PROJECT_TYPES.join(', ')}.`);
+      activityNote('type', type);
+      const { deploymentId, missing } = await instant.create(project, type, body.files);
+      const n = missing.length;
+      return { message: n ? `Upload the ${n} missing file${n === 1 ? '' : 's'}, then finish.` : 'Nothing to upload: finish to go live.', deployment_id: deploymentId, missing };
+    },
+
+    uploadDeploymentFiles: async (req) => {
+      const project = await ownedProject(req);
+      const dir = await files.tempDir('blobs');
+      try {
+        const { received, missing } = await instant.receive(project, req.params.deploymentId, req.parts({ limits: { files: 1000 } }) as AsyncIterable<{ type: string; filename?: string; file?: Readable }>, dir);
+        return { message: `Received ${received.length} file${received.length === 1 ? '' : 's'}; ${missing.length} missing.`, received, missing };
+      } finally {
+        await fsp.rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    finishDeployment: async (req) => {
+      const project = await ownedProject(req);
+      const deployment = await instant.finish(project, req.params.deploymentId);
+      return { message: 'Project deployed!', deployment: await service.view(project, deployment) };
+    },
+    // ---- [/hosting-rules]
+
     uploadSiteZip: async (req) => {
       const project = await ownedProject(req);
       await service.assertStorageRoom(project); // a full account is refused before its upload is read

@@ -25,6 +25,7 @@ import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { BandwidthGuard } from './bandwidth';
+import { InstantDeploys } from './instant-deploy';
 import { DatabaseLogs } from './runtime-logs';
 import { LeasedRuntime } from './runtime.leased';
 import { SiteEnv } from './site-env';
@@ -125,7 +126,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   app.decorate('stopSites', () => runtime.close());
 
   projects.onDelete('hosting', (project) => service.removeProject(project));
-  return { service, handlers: createHostingHandlers(service, files, projects) };
+  const instant = new InstantDeploys({ database: deps.database, repo, files, builds, runtime, service, clock: deps.clock, log: deps.log });
+  return { service, handlers: createHostingHandlers(service, files, projects, instant) };
 }
 
 export const hostingPlugin = fp(

@@ -132,7 +132,7 @@ export class HostingRepository {
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
-  async finishBuild(id: string, values: Partial<Pick<DeploymentRow, 'sizeBytes' | 'fileCount' | 'root' | 'entry' | 'buildLog'>>): Promise<void> {
+  async finishBuild(id: string, values: Partial<Pick<DeploymentRow, 'sizeBytes' | 'fileCount' | 'root' | 'entry' | 'rules' | 'buildLog'>>): Promise<void> {
     await this.db.update(siteDeployments).set(values).where(eq(siteDeployments.id, id));
   }
 

@@ -14,6 +14,7 @@ import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
 import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { loadRules } from './site-rules';
 import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 import type { SiteEnv, SiteEnvInput } from './site-env';
@@ -71,6 +72,11 @@ export class HostingService {
     if (kept) return { site: kept };
     const hit = this.live.get(subdomain);
     return hit && this.d.clock.now().getTime() - hit.at < (this.d.liveCacheMs ?? 2000) ? hit : undefined;
+  }
+
+  /** A switch made elsewhere in this module (instant-deploy.ts): in force everywhere before its answer. */
+  forgetLive(subdomain: string): Promise<void> {
+    return this.siteChanged({ subdomain });
   }
 
   /**
@@ -150,11 +156,14 @@ export class HostingService {
       }
       if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
       log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
+      // Static sites: _redirects and _headers are judged now (a bad line fails the deploy) and stored with it.
+      const rules = kind ? null : await loadRules(path.join(staged, layout.root));
+      if (rules) log.add(`Rules: ${rules.redirects.length} redirects, ${rules.headers.length} header blocks`);
       await storing;
       await this.d.files.publish(row.id, staged);
       staged = undefined;
       log.add('Stored');
-      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, buildLog: log.text });
+      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, rules, buildLog: log.text });
       const deployment = { ...row, root: layout.root, entry: layout.entry ?? null };
       if (kind) {
         log.add(`Starting the ${kind} process`);

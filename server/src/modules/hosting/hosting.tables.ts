@@ -1,4 +1,5 @@
-import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean, jsonb } from 'drizzle-orm/pg-core';
+import type { SiteRules } from './site-rules';
 import { projects } from '../projects/projects.tables';
 
 export const siteDeployments = pgTable('site_deployments', {
@@ -20,6 +21,8 @@ export const siteDeployments = pgTable('site_deployments', {
   /** While building: the instance that builds it, and when it last said it still does. */
   builder: text('builder'),
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+  /** Static types: the parsed _redirects and _headers (site-rules.ts); null when there are none. */
+  rules: jsonb('rules').$type<SiteRules>(),
 });
 export type DeploymentRow = typeof siteDeployments.$inferSelect;
 
@@ -67,4 +70,22 @@ export const siteErrors = pgTable(
     lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.status, t.path] })],
+);
+
+/** Manifest deployments (instant redeploys): path → sha256 of each file, kept with the deployment. */
+export const siteManifests = pgTable('site_manifests', {
+  deploymentId: uuid('deployment_id').primaryKey().references(() => siteDeployments.id, { onDelete: 'cascade' }),
+  files: jsonb('files').$type<Record<string, string>>().notNull(),
+});
+
+/** The content-addressed files a project's deployments share (object store: sites/<project>/blobs/<sha256>). */
+export const siteBlobs = pgTable(
+  'site_blobs',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    digest: text('digest').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.digest] })],
 );

@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { isCompressible, siteContentType } from '../../http/mime';
 import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../http/conditional';
 import { notFoundPage } from './pages';
+import { compileRules, headersFor, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from './site-rules';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -85,14 +86,19 @@ class Lru {
 }
 const size = (v: Cached) => v.body.length + (v.br?.body.length ?? 0) + (v.gz?.body.length ?? 0);
 
-/** What a URL path means in a deployment: a file (with its status) or the 404 answer. */
-type Route = { rel: string; status: number } | { rel: undefined; status: 400 | 404 };
+/** What a URL path means in a deployment: a file (with its status), the 404 answer or a redirect
+ * (_redirects); `extra` are the _headers rules' headers for the path. */
+type Route = ({ rel: string; status: number } | { rel: undefined; status: 400 | 404 } | { rel: undefined; status: 301 | 302 | 303 | 307 | 308; location: string }) & {
+  extra?: Record<string, string>;
+};
 
 interface SiteIndex {
   root: string;
   files: Map<string, { size: number; mtimeMs: number }>;
   /** URL path → route, memoised (the index never changes); bounded. */
   routes: Map<string, Route>;
+  /** The deployment's _redirects and _headers (site-rules.ts), compiled once. */
+  rules?: CompiledRules;
 }
 
 const ROUTES_MAX = 10_000;
@@ -104,6 +110,10 @@ export interface ServeOptions {
   urlPath: string;
   spa: boolean;
   headers: Record<string, string | string[] | undefined>;
+  /** The deployment's stored rules (site_deployments.rules), if any. */
+  rules?: SiteRules | null;
+  /** The request's query string with its '?' ('' for none): kept on redirects. */
+  query?: string;
 }
 
 export class StaticSites {
@@ -116,10 +126,10 @@ export class StaticSites {
     this.cache = new Lru(cacheBytes);
   }
 
-  private index(deploymentId: string, servedRoot: string): Promise<SiteIndex> {
+  private index(deploymentId: string, servedRoot: string, rules: SiteRules | null | undefined): Promise<SiteIndex> {
     let p = this.indexes.get(deploymentId);
     if (!p) {
-      p = buildIndex(servedRoot);
+      p = buildIndex(servedRoot).then((idx) => ({ ...idx, rules: compileRules(rules) }));
       p.then(
         (idx) => this.indexes.get(deploymentId) === p && this.built.set(deploymentId, idx),
         () => this.indexes.delete(deploymentId),
@@ -138,19 +148,28 @@ export class StaticSites {
   serve(opts: ServeOptions): SiteResponse | Promise<SiteResponse> {
     const idx = this.built.get(opts.deploymentId);
     if (idx) return this.answer(opts, idx);
-    return this.index(opts.deploymentId, opts.servedRoot).then((i) => this.answer(opts, i));
+    return this.index(opts.deploymentId, opts.servedRoot, opts.rules).then((i) => this.answer(opts, i));
   }
 
   private answer(opts: ServeOptions, idx: SiteIndex): SiteResponse | Promise<SiteResponse> {
     let route = idx.routes.get(opts.urlPath);
     if (!route) {
-      route = resolve(idx, opts.urlPath, opts.spa);
+      route = idx.rules ? ruled(idx, idx.rules, opts.urlPath, opts.spa) : resolve(idx, opts.urlPath, opts.spa);
       if (idx.routes.size >= ROUTES_MAX) idx.routes.clear();
       idx.routes.set(opts.urlPath, route);
     }
-    if (route.rel !== undefined) return this.file(opts.deploymentId, idx, route.rel, route.status, opts.headers);
+    if (route.rel !== undefined) {
+      const answer = this.file(opts.deploymentId, idx, route.rel, route.status, opts.headers);
+      const extra = route.extra;
+      if (!extra) return answer;
+      return answer instanceof Promise ? answer.then((a) => withHeaders(a, extra)) : withHeaders(answer, extra);
+    }
     if (route.status === 400) return BAD_REQUEST;
-    return { status: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: notFoundPage() };
+    if ('location' in route) {
+      const location = opts.query && !route.location.includes('?') ? route.location + opts.query : route.location;
+      return withHeaders({ status: route.status, headers: { location, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }, body: `Redirecting to ${location}` }, route.extra);
+    }
+    return withHeaders({ status: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: notFoundPage() }, route.extra);
   }
 
   private file(deploymentId: string, idx: SiteIndex, rel: string, status: number, reqHeaders: ServeOptions['headers']): SiteResponse | Promise<SiteResponse> {
@@ -264,6 +283,34 @@ function flatten(headers: Record<string, string>): string[] {
   return out;
 }
 
+/** A site's own headers on top of the platform's (replacing those of the same name). */
+function withHeaders(answer: SiteResponse, extra: Record<string, string> | undefined): SiteResponse {
+  if (!extra) return answer;
+  const headers = { ...answer.headers, ...extra };
+  return { ...answer, headers, flat: answer.flat ? flatten(headers) : undefined };
+}
+
+/** resolve() under the deployment's _redirects (first match wins; a file shadows unforced rules) and _headers. */
+function ruled(idx: SiteIndex, rules: CompiledRules, urlPath: string, spa: boolean): Route {
+  const extra = headersFor(rules, urlPath);
+  for (const { rule, target } of matchRedirects(rules, urlPath)) {
+    if (!rule.force && shadowed(idx, urlPath)) break;
+    if (rule.status !== 200 && rule.status !== 404) return { rel: undefined, status: rule.status, location: target, extra };
+    // A rewrite: the target's file in this deployment's index, never anything else.
+    const q = target.indexOf('?');
+    const r = resolve(idx, q < 0 ? target : target.slice(0, q), false);
+    if (rule.status === 404 && r.rel !== undefined) return { rel: r.rel, status: 404, extra };
+    return { ...r, extra };
+  }
+  return { ...resolve(idx, urlPath, spa), extra };
+}
+
+/** A file answers this path itself (not the SPA fallback, not a 404 page). */
+function shadowed(idx: SiteIndex, urlPath: string): boolean {
+  const r = resolve(idx, urlPath, false);
+  return r.rel !== undefined && r.status === 200;
+}
+
 function resolve(idx: SiteIndex, urlPath: string, spa: boolean): Route {
   let rel: string;
   try {
@@ -274,6 +321,8 @@ function resolve(idx: SiteIndex, urlPath: string, spa: boolean): Route {
   const notFound = (): Route => (idx.files.has('404.html') ? { rel: '404.html', status: 404 } : { rel: undefined, status: 404 });
   // Dotfiles (.env, .git) are never served, except the standard /.well-known/.
   if (rel.split('/').some((s) => s.startsWith('.') && s !== '.well-known')) return notFound();
+  // The rule files are read at deploy time, never served.
+  if (RULE_FILES.has(rel)) return notFound();
   const hit = lookup(idx, rel);
   if (hit) return { rel: hit, status: 200 };
   const last = rel.slice(rel.lastIndexOf('/') + 1);

@@ -26,7 +26,11 @@ import type {
   ActivateDeployment200,
   BadRequestResponse,
   ContainerStats,
+  CreateManifestDeployment200,
+  CreateManifestDeploymentBody,
   DeleteSiteBody,
+  FinishDeployment200,
+  FinishDeploymentBody,
   GetContainerStatsBody,
   GetDeploymentLogs200,
   ListDeployments200,
@@ -43,6 +47,8 @@ import type {
   UnauthorizedResponse,
   UnsetSiteEnvBody,
   UnsupportedMediaTypeResponse,
+  UploadDeploymentFiles200,
+  UploadDeploymentFilesBody,
   UploadSiteZip200,
   UploadSiteZipBody,
   UriTooLongResponse
@@ -533,6 +539,252 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
 
 
 /**
+ * Instant redeploys. Send the site as a manifest, `{path: sha256}` of every file (paths as
+in a zip: relative, '/'-separated, no `..`, no leading `/`, no NUL or backslash, at most
+1024 bytes, at most 20,000 files); the answer names the digests the platform does not have
+yet for this project (files are content-addressed and shared between the project's
+deployments, never between projects). Upload those (uploadDeploymentFiles), then finish
+(finishDeployment) to make the deployment live. A static site's manifest must have an
+index.html at the top or in one build folder, as a zip would. Each request on the
+deployment renews its build lease (60 s by default): a deployment left alone longer is
+failed as interrupted and the live site stays as it was.
+
+ * @summary Start a deployment from a manifest of file digests
+ */
+export const getCreateManifestDeploymentUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/deployments/manifest`
+}
+
+export const createManifestDeployment = async (projectId: string,
+    createManifestDeploymentBody: CreateManifestDeploymentBody, options?: RequestInit): Promise<CreateManifestDeployment200> => {
+  
+  return customFetch<CreateManifestDeployment200>(getCreateManifestDeploymentUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createManifestDeploymentBody,)
+  }
+);}
+
+
+
+
+export const getCreateManifestDeploymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createManifestDeployment>>, TError,{projectId: string;data: CreateManifestDeploymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createManifestDeployment>>, TError,{projectId: string;data: CreateManifestDeploymentBody}, TContext> => {
+
+const mutationKey = ['createManifestDeployment'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createManifestDeployment>>, {projectId: string;data: CreateManifestDeploymentBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  createManifestDeployment(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateManifestDeploymentMutationResult = NonNullable<Awaited<ReturnType<typeof createManifestDeployment>>>
+    export type CreateManifestDeploymentMutationBody = CreateManifestDeploymentBody
+    export type CreateManifestDeploymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Start a deployment from a manifest of file digests
+ */
+export const useCreateManifestDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createManifestDeployment>>, TError,{projectId: string;data: CreateManifestDeploymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createManifestDeployment>>,
+        TError,
+        {projectId: string;data: CreateManifestDeploymentBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateManifestDeploymentMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * One or more file parts, each with its SHA-256 (lower-case hex) as the part's file name
+(`filename="<sha256>"`, any field name). A part whose bytes do not hash to its name is
+refused (400, naming it), as is a digest the deployment's manifest does not list; parts
+before it in the same request are kept (they are content-addressed). At most 1,000 parts
+and MAX_UPLOAD_BYTES per file; the owner's storage quota is checked first (413).
+
+ * @summary Upload files a manifest deployment is missing
+ */
+export const getUploadDeploymentFilesUrl = (projectId: string,
+    deploymentId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/deployments/${deploymentId}/files`
+}
+
+export const uploadDeploymentFiles = async (projectId: string,
+    deploymentId: string,
+    uploadDeploymentFilesBody: UploadDeploymentFilesBody, options?: RequestInit): Promise<UploadDeploymentFiles200> => {
+    const formData = new FormData();
+if(uploadDeploymentFilesBody.file !== undefined) {
+ formData.append(`file`, uploadDeploymentFilesBody.file)
+ }
+
+  return customFetch<UploadDeploymentFiles200>(getUploadDeploymentFilesUrl(projectId,deploymentId),
+  {      
+    ...options,
+    method: 'POST'
+    ,
+    body: 
+      formData,
+  }
+);}
+
+
+
+
+export const getUploadDeploymentFilesMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadDeploymentFiles>>, TError,{projectId: string;deploymentId: string;data: UploadDeploymentFilesBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadDeploymentFiles>>, TError,{projectId: string;deploymentId: string;data: UploadDeploymentFilesBody}, TContext> => {
+
+const mutationKey = ['uploadDeploymentFiles'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadDeploymentFiles>>, {projectId: string;deploymentId: string;data: UploadDeploymentFilesBody}> = (props) => {
+          const {projectId,deploymentId,data} = props ?? {};
+
+          return  uploadDeploymentFiles(projectId,deploymentId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadDeploymentFilesMutationResult = NonNullable<Awaited<ReturnType<typeof uploadDeploymentFiles>>>
+    export type UploadDeploymentFilesMutationBody = UploadDeploymentFilesBody
+    export type UploadDeploymentFilesMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Upload files a manifest deployment is missing
+ */
+export const useUploadDeploymentFiles = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadDeploymentFiles>>, TError,{projectId: string;deploymentId: string;data: UploadDeploymentFilesBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof uploadDeploymentFiles>>,
+        TError,
+        {projectId: string;deploymentId: string;data: UploadDeploymentFilesBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUploadDeploymentFilesMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Checks every digest of the manifest is present, charges the deployment's bytes to the
+owner's storage (413 past the plan's limit), lays the files out (shared, not copied),
+judges them as a zip deploy would (layout, `_redirects`, `_headers`) and switches the site
+to it atomically. Anything refused fails the deployment and leaves the live site as it was;
+missing files answer 400 and the deployment keeps waiting.
+
+ * @summary Make a manifest deployment live
+ */
+export const getFinishDeploymentUrl = (projectId: string,
+    deploymentId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/deployments/${deploymentId}/finish`
+}
+
+export const finishDeployment = async (projectId: string,
+    deploymentId: string,
+    finishDeploymentBody?: FinishDeploymentBody, options?: RequestInit): Promise<FinishDeployment200> => {
+  
+  return customFetch<FinishDeployment200>(getFinishDeploymentUrl(projectId,deploymentId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      finishDeploymentBody,)
+  }
+);}
+
+
+
+
+export const getFinishDeploymentMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishDeployment>>, TError,{projectId: string;deploymentId: string;data: FinishDeploymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof finishDeployment>>, TError,{projectId: string;deploymentId: string;data: FinishDeploymentBody}, TContext> => {
+
+const mutationKey = ['finishDeployment'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof finishDeployment>>, {projectId: string;deploymentId: string;data: FinishDeploymentBody}> = (props) => {
+          const {projectId,deploymentId,data} = props ?? {};
+
+          return  finishDeployment(projectId,deploymentId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type FinishDeploymentMutationResult = NonNullable<Awaited<ReturnType<typeof finishDeployment>>>
+    export type FinishDeploymentMutationBody = FinishDeploymentBody
+    export type FinishDeploymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Make a manifest deployment live
+ */
+export const useFinishDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishDeployment>>, TError,{projectId: string;deploymentId: string;data: FinishDeploymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof finishDeployment>>,
+        TError,
+        {projectId: string;deploymentId: string;data: FinishDeploymentBody},
+        TContext
+      > => {
+
+      const mutationOptions = getFinishDeploymentMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Read a project's site traffic

@@ -1,0 +1,294 @@
+// A static deployment's `_redirects` and `_headers` files (Netlify's formats), parsed once at
+// deploy time (a bad line fails the deploy, naming the file and the line), stored with the
+// deployment (site_deployments.rules) and compiled once per deployment by static-site.ts, which
+// both doors (the front door and the Fastify gateway hook) go through.
+//
+// _redirects, one rule a line: `FROM TO [STATUS[!]]`
+//   - FROM is a path (`/old`, `/blog/:year/:slug`, `/app/*`); `*` only as the last segment, where
+//     it matches the rest of the path (also nothing: `/app/*` matches `/app`). Matched against the
+//     request's path (still percent-encoded, case-insensitive, trailing slash ignored); the query
+//     string plays no part (query and country/language conditions are refused as unsupported).
+//   - TO is a path in the site or, for a redirect only, an http(s) URL; `:name` and `:splat` are
+//     replaced by what the FROM pattern matched. The request's query string is kept unless TO has one.
+//   - STATUS: 301 (default), 302, 303, 307, 308 (redirects), 200 (rewrite: the TO path's file is
+//     served at the FROM URL), 404 (the TO path's file served as a 404). A rewrite never leaves the
+//     site: a 200/404 rule to an external URL (proxying) is refused, saying so, and a rewrite's TO
+//     is looked up in the deployment's own file index only.
+//   - A rule applies only when no file answers the request path (a file "shadows" it) unless its
+//     status ends with `!` (forced). The first matching rule wins; a rewrite is not re-matched.
+// _headers: a path pattern on its own line (`/*`, `/assets/*`, `/:lang/about`; `*` anywhere
+//   matches any characters), then indented `Name: value` lines. Every matching block applies, in
+//   file order; a later block's value for a header replaces an earlier one's.
+//   Refused, because the platform owns them: hop-by-hop headers (Connection, Keep-Alive,
+//   Transfer-Encoding, TE, Trailer, Upgrade, Proxy-*), the framing and validators the gateway
+//   computes (Content-Length, Content-Encoding, Content-Range, Accept-Ranges, ETag, Last-Modified,
+//   Vary, Date, Server, Location: use _redirects), X-Content-Type-Options (nosniff stays), and
+//   Set-Cookie: a site lives on a subdomain of the platform's domain, and a cookie it sets for
+//   that parent domain would reach the console and the API (session fixation).
+// Limits: each file at most MAX_RULES_FILE_BYTES, at most MAX_REDIRECTS redirect rules and
+// MAX_HEADER_RULES header blocks, a value at most MAX_HEADER_VALUE bytes and a block's headers
+// at most MAX_HEADER_BLOCK bytes. The two files themselves are never served.
+
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { ZipRefusedError } from './zip-extract';
+
+export const REDIRECTS_FILE = '_redirects';
+export const HEADERS_FILE = '_headers';
+export const RULE_FILES = new Set([REDIRECTS_FILE, HEADERS_FILE]);
+
+export const MAX_RULES_FILE_BYTES = 256 * 1024;
+export const MAX_REDIRECTS = 1000;
+export const MAX_HEADER_RULES = 500;
+export const MAX_HEADER_VALUE = 4096;
+export const MAX_HEADER_BLOCK = 8192;
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308 | 200 | 404;
+const STATUSES = new Set<number>([301, 302, 303, 307, 308, 200, 404]);
+
+export interface RedirectRule {
+  from: string;
+  to: string;
+  status: RedirectStatus;
+  force: boolean;
+}
+
+export interface HeaderRule {
+  path: string;
+  /** Lower-case names. */
+  headers: [string, string][];
+}
+
+/** What is stored with a deployment (site_deployments.rules). */
+export interface SiteRules {
+  redirects: RedirectRule[];
+  headers: HeaderRule[];
+}
+
+/** A rules file is refused: the message names the file and the line and is safe to show. */
+export class RulesError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super(line > 0 ? `${file} line ${line}: ${reason}` : `${file}: ${reason}`);
+    this.name = 'RulesError';
+  }
+}
+
+const PLATFORM_HEADERS = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-authorization',
+  'content-length', 'content-encoding', 'content-range', 'accept-ranges', 'etag', 'last-modified', 'vary', 'date', 'server', 'location',
+  'x-content-type-options', 'set-cookie', 'status',
+]);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+const PLACEHOLDER = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+
+function checkSize(file: string, text: string): void {
+  if (Buffer.byteLength(text) > MAX_RULES_FILE_BYTES) throw new RulesError(file, 0, `the file is larger than ${MAX_RULES_FILE_BYTES / 1024} KB.`);
+}
+
+/** Placeholders a FROM pattern defines (`splat` for a trailing `*`), or a reason it is refused. */
+function patternNames(pattern: string, splatAnywhere: boolean): Set<string> | string {
+  if (!pattern.startsWith('/')) return /^[a-z]+:\/\//i.test(pattern) ? 'rules for other domains are not supported: the path must start with /.' : 'the path must start with /.';
+  if (pattern.includes('?')) return 'query string matching is not supported: give the path alone.';
+  if (CONTROL.test(pattern)) return 'the path contains a control character.';
+  const names = new Set<string>();
+  const segments = pattern.split('/');
+  segments.forEach((s, i) => {
+    if (s.startsWith(':')) names.add(s.slice(1));
+    if (s.includes('*')) names.add('splat');
+    if (!splatAnywhere && s.includes('*') && (s !== '*' || i !== segments.length - 1)) names.add('\0bad-splat');
+  });
+  if (names.has('\0bad-splat')) return 'a splat (*) is supported only as the whole last segment (/path/*).';
+  return names;
+}
+
+export function parseRedirects(text: string, file = REDIRECTS_FILE): RedirectRule[] {
+  checkSize(file, text);
+  const rules: RedirectRule[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = i + 1;
+    const s = raw.trim();
+    if (s === '' || s.startsWith('#')) return;
+    const tokens = s.split(/\s+/);
+    if (tokens.length < 2) throw new RulesError(file, line, 'a rule needs a path and a target (FROM TO [STATUS]).');
+    const [from, to, ...rest] = tokens;
+    const names = patternNames(from, false);
+    if (typeof names === 'string') throw new RulesError(file, line, names);
+    let status: RedirectStatus = 301;
+    let force = false;
+    let statusSeen = false;
+    for (const t of rest) {
+      if (t.startsWith('#')) break; // a trailing comment
+      const m = /^(\d{3})(!?)$/.exec(t);
+      if (m && !statusSeen) {
+        const n = Number(m[1]);
+        if (!STATUSES.has(n)) throw new RulesError(file, line, `status ${n} is not supported (use 301, 302, 303, 307, 308, 200 or 404).`);
+        status = n as RedirectStatus;
+        force = m[2] === '!';
+        statusSeen = true;
+        continue;
+      }
+      if (t.includes('=')) throw new RulesError(file, line, `conditions (${t}) are not supported: query, country, language and role matching are not available.`);
+      throw new RulesError(file, line, `unexpected ${JSON.stringify(t)} (expected FROM TO [STATUS]).`);
+    }
+    if (CONTROL.test(to)) throw new RulesError(file, line, 'the target contains a control character.');
+    const external = /^https?:\/\//i.test(to);
+    const isPath = to.startsWith('/') && !to.startsWith('//');
+    if (!external && !isPath) throw new RulesError(file, line, 'the target must be a path starting with / or, for a redirect, an http(s):// URL.');
+    if (external && (status === 200 || status === 404)) {
+      throw new RulesError(file, line, `a ${status} rewrite to another site (proxying to ${to}) is not supported: rewrites stay inside the site. Use a 301 or 302 redirect to send visitors there.`);
+    }
+    for (const m of to.matchAll(PLACEHOLDER)) {
+      if (external && /^\d/.test(m[1])) continue;
+      if (!names.has(m[1])) throw new RulesError(file, line, `the target uses :${m[1]}, which the path does not define.`);
+    }
+    if (rules.length >= MAX_REDIRECTS) throw new RulesError(file, line, `more than ${MAX_REDIRECTS} rules.`);
+    rules.push({ from, to, status, force });
+  });
+  return rules;
+}
+
+export function parseHeaders(text: string, file = HEADERS_FILE): HeaderRule[] {
+  checkSize(file, text);
+  const rules: HeaderRule[] = [];
+  let current: (HeaderRule & { bytes: number }) | undefined;
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = i + 1;
+    const s = raw.trim();
+    if (s === '' || s.startsWith('#')) return;
+    if (!/^\s/.test(raw)) {
+      const names = patternNames(s, true);
+      if (typeof names === 'string') throw new RulesError(file, line, names);
+      if (/\s/.test(s)) throw new RulesError(file, line, 'a path line holds the path alone; headers go on the indented lines below it.');
+      if (rules.length >= MAX_HEADER_RULES) throw new RulesError(file, line, `more than ${MAX_HEADER_RULES} path blocks.`);
+      current = { path: s, headers: [], bytes: 0 };
+      rules.push(current);
+      return;
+    }
+    if (!current) throw new RulesError(file, line, 'a header must follow a path line (e.g. /*).');
+    const colon = s.indexOf(':');
+    if (colon <= 0) throw new RulesError(file, line, 'expected "Name: value".');
+    const name = s.slice(0, colon).trim().toLowerCase();
+    const value = s.slice(colon + 1).trim();
+    if (!TOKEN.test(name)) throw new RulesError(file, line, `${JSON.stringify(name)} is not a valid header name.`);
+    if (PLATFORM_HEADERS.has(name) || name.startsWith('proxy-')) {
+      const why = name === 'set-cookie' ? 'cookies set by a static file could reach the platform\'s own domain' : name === 'location' ? 'use _redirects for redirects' : 'the platform sets it';
+      throw new RulesError(file, line, `the ${name} header cannot be set here (${why}).`);
+    }
+    if (CONTROL.test(value)) throw new RulesError(file, line, 'the value contains a control character.');
+    if (Buffer.byteLength(value) > MAX_HEADER_VALUE) throw new RulesError(file, line, `the value is longer than ${MAX_HEADER_VALUE} bytes.`);
+    current.bytes += name.length + Buffer.byteLength(value) + 4;
+    if (current.bytes > MAX_HEADER_BLOCK) throw new RulesError(file, line, `the headers of ${current.path} add up to more than ${MAX_HEADER_BLOCK} bytes.`);
+    current.headers.push([name, value]);
+  });
+  return rules.map(({ path, headers }) => ({ path, headers }));
+}
+
+// ---- applying them (static-site.ts) ----------------------------------------------------------
+
+interface CompiledRedirect extends RedirectRule {
+  re: RegExp;
+  names: string[];
+}
+interface CompiledHeaders {
+  re: RegExp;
+  headers: [string, string][];
+}
+export interface CompiledRules {
+  redirects: CompiledRedirect[];
+  headers: CompiledHeaders[];
+}
+
+const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+/** Trailing slashes do not matter (except for "/" itself). */
+export const trimSlash = (p: string) => (p.length > 1 && p.endsWith('/') ? p.replace(/\/+$/, '') || '/' : p);
+
+function compilePattern(pattern: string): { re: RegExp; names: string[] } {
+  const names: string[] = [];
+  const segments = trimSlash(pattern).split('/');
+  let src = '';
+  segments.forEach((s, i) => {
+    if (i === 0) return;
+    if (s === '*' && i === segments.length - 1) {
+      names.push('splat');
+      src += '(?:/(.*))?';
+      return;
+    }
+    if (s.startsWith(':') && /^:[A-Za-z_][A-Za-z0-9_]*$/.test(s)) {
+      names.push(s.slice(1));
+      src += '/([^/]+)';
+      return;
+    }
+    src += '/' + s.split('*').map(escape).join('.*');
+  });
+  return { re: new RegExp(`^${src || '/'}$`, 'i'), names };
+}
+
+export function compileRules(rules: SiteRules | null | undefined): CompiledRules | undefined {
+  if (!rules || (rules.redirects.length === 0 && rules.headers.length === 0)) return undefined;
+  return {
+    redirects: rules.redirects.map((r) => ({ ...r, ...compilePattern(r.from) })),
+    headers: rules.headers.map((h) => ({ re: compilePattern(h.path).re, headers: h.headers })),
+  };
+}
+
+export interface RedirectMatch {
+  rule: RedirectRule;
+  /** TO with the placeholders filled in. */
+  target: string;
+}
+
+/** The rules matching `urlPath`, in order (the caller decides shadowing). */
+export function* matchRedirects(rules: CompiledRules, urlPath: string): Generator<RedirectMatch> {
+  const p = trimSlash(urlPath);
+  for (const r of rules.redirects) {
+    const m = r.re.exec(p);
+    if (!m) continue;
+    const values = new Map(r.names.map((n, i) => [n, m[i + 1] ?? '']));
+    const target = r.to.replace(PLACEHOLDER, (whole, name: string) => (values.has(name) ? values.get(name)! : whole));
+    yield { rule: r, target };
+  }
+}
+
+/** The custom headers for a request path (lower-case names), or undefined when none match. */
+export function headersFor(rules: CompiledRules | undefined, urlPath: string): Record<string, string> | undefined {
+  if (!rules || rules.headers.length === 0) return undefined;
+  const p = trimSlash(urlPath);
+  let out: Record<string, string> | undefined;
+  for (const h of rules.headers) {
+    if (!h.re.test(p)) continue;
+    out ??= {};
+    for (const [k, v] of h.headers) out[k] = v;
+  }
+  return out;
+}
+
+// ---- deploy time ------------------------------------------------------------------------------
+
+/**
+ * The rules of a served folder (its top-level _redirects and _headers), or null when it has none.
+ * A bad line refuses the deployment (ZipRefusedError, naming the file and the line).
+ */
+export async function loadRules(servedDir: string): Promise<SiteRules | null> {
+  const read = async (name: string): Promise<string | undefined> => {
+    const file = path.join(servedDir, name);
+    const st = await fsp.lstat(file).catch(() => undefined);
+    if (!st || !st.isFile()) return undefined;
+    if (st.size > MAX_RULES_FILE_BYTES) throw new ZipRefusedError(`${name}: the file is larger than ${MAX_RULES_FILE_BYTES / 1024} KB.`);
+    return fsp.readFile(file, 'utf8');
+  };
+  try {
+    const [r, h] = await Promise.all([read(REDIRECTS_FILE), read(HEADERS_FILE)]);
+    if (r === undefined && h === undefined) return null;
+    const rules: SiteRules = { redirects: r === undefined ? [] : parseRedirects(r), headers: h === undefined ? [] : parseHeaders(h) };
+    return rules.redirects.length || rules.headers.length ? rules : null;
+  } catch (err) {
+    if (err instanceof RulesError) throw new ZipRefusedError(err.message);
+    throw err;
+  }
+}
