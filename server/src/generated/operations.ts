@@ -19,6 +19,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "addSiteDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/add_domain",
+    "tag": "hosting"
+  },
+  {
     "operationId": "addSmtpAccount",
     "method": "POST",
     "path": "/project/{projectId}/smtp/add_account",
@@ -403,6 +409,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "listSiteDomains",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/domains",
+    "tag": "hosting"
+  },
+  {
     "operationId": "listSites",
     "method": "POST",
     "path": "/hosting/sites",
@@ -431,6 +443,12 @@ export const operations = [
     "method": "POST",
     "path": "/register",
     "tag": "accounts"
+  },
+  {
+    "operationId": "removeSiteDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/remove_domain",
+    "tag": "hosting"
   },
   {
     "operationId": "removeSmtpAccount",
@@ -557,6 +575,12 @@ export const operations = [
     "method": "POST",
     "path": "/verify-payment/",
     "tag": "payments"
+  },
+  {
+    "operationId": "verifySiteDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/verify_domain",
+    "tag": "hosting"
   },
   {
     "operationId": "verifySmtpDomain",

@@ -125,6 +125,10 @@ export const operationActivity: Record<OperationId, Classification> = {
   listDeployments: reads,
   getDeploymentLogs: reads,
   getSiteTraffic: reads,
+  listSiteDomains: reads,
+  addSiteDomain: changes((c) => `Added custom domain ${text(c.body.hostname)}`),
+  verifySiteDomain: changes((c) => `Checked the DNS of custom domain ${text(c.body.hostname)}`),
+  removeSiteDomain: changes((c) => `Removed custom domain ${text(c.body.hostname)}`),
   listSites: reads,
 
   addSmtpDomain: changes((c) => `Added mail domain ${text(c.body.domain)}`),
