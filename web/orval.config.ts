@@ -22,6 +22,7 @@ const readOperations = [
   'listDeployments',
   'getDeploymentLogs',
   'getSiteTraffic',
+  'listSiteDomains',
   'listSites',
   'getSmtpDomainDetails',
   'listSmtpAccounts',

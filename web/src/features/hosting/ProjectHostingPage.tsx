@@ -6,6 +6,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 import { DeploymentsPanel } from './DeploymentsPanel';
+import { Domains } from './Domains';
 import { ManageModal } from './ManageModal';
 import { ServerStatus } from './ServerStatus';
 import { badgeStatus } from './siteStatus';
@@ -45,6 +46,8 @@ export default function ProjectHostingPage() {
       </section>
 
       <Traffic projectId={projectId} />
+
+      <Domains projectId={projectId} />
 
       <DeploymentsPanel projectId={projectId} domain={project.domain} deployments={deployments} onDeploy={() => setManaging(true)} />
 
