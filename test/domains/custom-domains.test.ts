@@ -155,6 +155,52 @@ describe('the API', () => {
   });
 });
 
+describe('certificates: obtained once verified, renewed before expiry, one instance at a time', () => {
+  let t: TestApp;
+  let dns: DomainDns;
+  const issued: string[] = [];
+  let release: (() => void) | undefined;
+  beforeAll(async () => {
+    dns = await startDomainDns();
+    const issuer = {
+      issue: async (hostname: string) => {
+        issued.push(hostname);
+        if (release === undefined) await new Promise<void>((r) => (release = r));
+        return { certPem: 'CERT', keyPem: 'KEY', expiresAt: new Date(Date.now() + 90 * 86_400_000) };
+      },
+    };
+    t = await buildTestApp({ PLATFORM_DOMAIN: PLATFORM, DNS_SERVERS: dns.server }, { domains: { renewCheckMs: 0, issuer } });
+  });
+  afterAll(async () => {
+    release?.();
+    await t?.close();
+    await dns?.close();
+  });
+
+  test('the request started by verify holds the lease; renewal comes 30 days before expiry', async () => {
+    const p = await siteProject(t);
+    dns.set('renew.example.com', [{ type: 'CNAME', value: `${p.subdomain}.${PLATFORM}` }]);
+    await add(t, p, 'renew.example.com');
+    expect((await verify(t, p, 'renew.example.com')).json().message).toBe('verified');
+    while (!release) await new Promise((r) => setTimeout(r, 10));
+    // While that request runs, the periodic check (any instance) leaves the domain alone.
+    expect(await t.app.domains.renewDue()).toBe(0);
+    release();
+    await t.app.domains.settle();
+    expect(issued).toEqual(['renew.example.com']);
+    const [d] = (await list(t, p)).json();
+    expect(d.status).toBe('active');
+    const sealed = await t.database.query<{ key_sealed: string }>("SELECT key_sealed FROM site_domains WHERE hostname = 'renew.example.com'");
+    expect(sealed[0].key_sealed).not.toBe('KEY');
+    // Fresh: nothing to do. Within 30 days of expiry: renewed.
+    expect(await t.app.domains.renewDue()).toBe(0);
+    await t.database.query("UPDATE site_domains SET cert_expires_at = now() + interval '10 days' WHERE hostname = 'renew.example.com'");
+    expect(await t.app.domains.renewDue()).toBe(1);
+    expect(issued).toEqual(['renew.example.com', 'renew.example.com']);
+    expect(await t.app.domains.renewDue()).toBe(0);
+  });
+});
+
 const pebbleMissing = !pebble && !process.env.CI;
 if (pebbleMissing) console.warn('custom-domains: pebble is not installed (apt-get install pebble); the ACME end-to-end test is skipped');
 (pebbleMissing ? describe.skip : describe)('end to end against Pebble', () => {
