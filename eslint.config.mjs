@@ -9,7 +9,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'server/src/generated/**', 'web/src/api/generated/**', 'web/dist/**', 'coverage/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'server/src/generated/**', 'packages/client/src/generated/**', 'packages/client/dist/**', 'web/src/api/generated/**', 'web/dist/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -12,22 +12,8 @@
 // Figures only: nothing here asserts anything about time.
 // Options (env): BENCH_SECONDS (default 5), DATABASE_URL, BENCH_ONLY (a part of a call's name: only
 // it and the bare route), BENCH_PROFILE=dir (the app writes a CPU profile there when it stops).
-import { fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fmt, post } from './http';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-// autocannon ships no types; this is the part we use.
-const autocannon = require('autocannon') as Autocannon;
+import { autocannon, fmt, onStop, portOf, post, serveApp as serveRealApp, serveBare as serveBareRoute, startChild, stopChild } from './http';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = [64, 200];
@@ -38,46 +24,22 @@ interface Ready {
 }
 
 async function serveApp(): Promise<void> {
-  const { buildApp } = await import('../server/src/app');
-  const { loadConfig } = await import('../server/src/config');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-bench-api-'));
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: '1' } as Record<string, string>;
+  const env = { ...process.env };
   if (process.env.BENCH_ENGINE === 'pglite') delete env.DATABASE_URL;
-  const app = await buildApp({ ...loadConfig(env), webDir: undefined }, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port, driver: app.deps.database.driver } satisfies Ready);
-  process.on('message', async (m) => {
-    if (m !== 'stop') return;
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  });
+  const { app, close } = await serveRealApp('api', env);
+  process.send!({ port: portOf(app), driver: app.deps.database.driver } satisfies Ready);
+  onStop(close);
 }
 
 async function serveBare(): Promise<void> {
-  const { default: Fastify } = await import('fastify');
-  const bare = Fastify({ logger: false });
-  bare.get('/bare', async () => ({ id: '00000000-0000-4000-8000-000000000000', email: 'bench@example.com' }));
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (bare.server.address() as { port: number }).port } satisfies Ready);
-  process.on('message', async (m) => {
-    if (m === 'stop') process.exit(0);
-  });
+  const bare = await serveBareRoute();
+  process.send!({ port: portOf(bare) } satisfies Ready);
+  onStop();
 }
 
-async function start(role: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; ready: Ready }> {
+function start(role: string, env: NodeJS.ProcessEnv = process.env) {
   const profile = role === '--serve-app' && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = fork(__filename, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env, execArgv: [...process.execArgv, ...profile] });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Ready));
-    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
-  });
-  return { child, ready };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.send('stop');
-  await new Promise((r) => child.once('exit', r));
+  return startChild<Ready>(__filename, role, { env, execArgv: profile });
 }
 
 async function upload(base: string, bucketKey: string, name: string): Promise<void> {
@@ -122,7 +84,7 @@ async function benchEngine(engine: 'postgres' | 'pglite', barePort: number): Pro
       }
     }
   } finally {
-    await stop(child);
+    await stopChild(child);
   }
 }
 
@@ -133,7 +95,7 @@ async function main(): Promise<void> {
     console.log('API bench: goals on PostgreSQL: verify-token ≥ 0.3 × the bare route, auth/v1/user ≥ 0.2 ×, p99 < 50 ms at 200 connections, 0 errors');
     for (const engine of engines) await benchEngine(engine, bare.ready.port);
   } finally {
-    await stop(bare.child);
+    await stopChild(bare.child);
   }
 }
 

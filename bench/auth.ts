@@ -9,21 +9,8 @@
 // Figures only: nothing here asserts anything about time.
 // Options (env): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 20), PASSWORD_HASH_COST
 // (default the platform's 15), DATABASE_URL.
-import { fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fmt, post } from './http';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-// autocannon ships no types; this is the part we use.
-const autocannon = require('autocannon') as Autocannon;
+import { autocannon, fmt, onStop, portOf, post, serveApp, serveBare, startChild, stopChild } from './http';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -36,34 +23,18 @@ interface Ready {
 }
 
 async function serve(): Promise<void> {
-  const { buildApp } = await import('../server/src/app');
-  const { loadConfig } = await import('../server/src/config');
-  const { default: Fastify } = await import('fastify');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-bench-auth-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: '1' } as Record<string, string>);
-  const app = await buildApp({ ...config, webDir: undefined }, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const bare = Fastify({ logger: false });
-  bare.get('/bare', async () => ({ id: '00000000-0000-4000-8000-000000000000', email: 'bench@example.com' }));
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const port = (f: { server: { address(): unknown } }) => (f.server.address() as { port: number }).port;
-  const ready: Ready = { appPort: port(app), barePort: port(bare), hash: app.deps.passwords.params, driver: app.deps.database.driver };
+  const { app, close } = await serveApp('auth');
+  const bare = await serveBare();
+  const ready: Ready = { appPort: portOf(app), barePort: portOf(bare), hash: app.deps.passwords.params, driver: app.deps.database.driver };
   process.send!(ready);
-  process.on('message', async (m) => {
-    if (m !== 'stop') return;
+  onStop(async () => {
     await bare.close();
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
+    await close();
   });
 }
 
 async function main(): Promise<void> {
-  const child: ChildProcess = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Ready));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  const { child, ready } = await startChild<Ready>(__filename, '--serve');
   try {
     const base = `http://127.0.0.1:${ready.appPort}/api`;
     const dev = await post(base, '/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'stopwatch horse 1' });
@@ -113,8 +84,7 @@ async function main(): Promise<void> {
         `hash ${h.algorithm} N=2^${Math.log2(h.N)} r=${h.r} p=${h.p} (${h.memoryMiB} MiB), UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 4}, ${os.cpus().length} CPUs`,
     );
   } finally {
-    child.send('stop');
-    await new Promise((r) => child.once('exit', r));
+    await stopChild(child);
   }
 }
 

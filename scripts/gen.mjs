@@ -4,6 +4,7 @@
 //   server/src/generated/operations.ts  (the list of operationIds, for the contract check)
 //   web/src/api/generated/**            (orval: the console's react-query hooks; scripts/gen-web.mjs)
 //   shared/generated/contract.ts        (the schemas both the server and the console check by)
+//   packages/client/src/generated/openapi.ts (openapi-typescript: the types of @hostbase/client)
 // With --check it generates into a temp dir and fails when a committed file differs (stale).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +20,10 @@ const HEADER = '// DO NOT EDIT. Generated from openapi.yaml by `npm run gen`.\n'
 function genServer(outDir) {
   fs.mkdirSync(outDir, { recursive: true });
   const dts = path.join(outDir, 'openapi.d.ts');
-  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', dts, '--alphabetize'], { stdio: 'pipe' });
+  // Run from the output folder: openapi-typescript would otherwise load the repository's
+  // redocly.yaml (the lint:api ruleset) and refuse to generate on any lint finding; generation
+  // only needs a valid document (its default, Redocly's "minimal" rules).
+  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', dts, '--alphabetize'], { stdio: 'pipe', cwd: outDir });
   fs.writeFileSync(dts, HEADER + fs.readFileSync(dts, 'utf8'));
   const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'));
   const ops = [];
@@ -67,6 +71,16 @@ function genShared(outDir) {
   );
 }
 
+// @hostbase/client ships its types: a .ts of types only, so tsc emits its .d.ts into dist/ beside
+// the rest (a .d.ts source would not be copied).
+function genClient(outDir) {
+  fs.mkdirSync(outDir, { recursive: true });
+  const out = path.join(outDir, 'openapi.ts');
+  // From the output folder, as for the server's types: not under the repository's redocly.yaml.
+  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', out, '--alphabetize'], { stdio: 'pipe', cwd: outDir });
+  fs.writeFileSync(out, HEADER + fs.readFileSync(out, 'utf8'));
+}
+
 function genWeb(outDir) {
   if (!fs.existsSync(path.join(root, 'scripts/gen-web.mjs'))) return;
   execFileSync(process.execPath, [path.join(root, 'scripts/gen-web.mjs'), '--out', outDir], { stdio: 'inherit', cwd: root });
@@ -96,6 +110,7 @@ const targets = [
   { name: 'server', dir: path.join(root, 'server/src/generated'), gen: genServer },
   { name: 'web', dir: path.join(root, 'web/src/api/generated'), gen: genWeb },
   { name: 'shared', dir: path.join(root, 'shared/generated'), gen: genShared },
+  { name: 'client', dir: path.join(root, 'packages/client/src/generated'), gen: genClient },
 ];
 
 if (!check) {

@@ -54,7 +54,9 @@ if (stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/i
 // 16 MiB semi-spaces let them pile up. Measured with bench/storage.ts on PostgreSQL: idle RSS
 // 131 -> 111 MB, peak during a 256 MiB upload 176 -> 144 MB, no loss of throughput.
 const NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=1'];
-const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, 'dist/server/src/server.js')], { stdio: 'inherit', cwd: root });
+// The IPC channel is the server's lifeline: should this process die without a word (kill -9),
+// the channel closes and the server shuts down as for a Ctrl-C, stopping its sites (server.ts).
+const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, 'dist/server/src/server.js')], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], cwd: root });
 // A Ctrl-C reaches the server from the terminal too; forwarding covers a signal sent to this
 // process alone (kill PID). The server takes repeats calmly, and we wait for it to finish stopping
 // its sites: exiting first would hand the terminal back while they still run.

@@ -186,6 +186,9 @@ beforeAll(async () => {
   const signup = await json('/auth/v1/signup', { email: 'walker-user@example.com', password: 'walk-the-contract' }, creds.authKey);
   expect(signup.status).toBe(200);
   creds.endUserBearer = { authorization: `Bearer ${signup.json().access_token}` };
+  // The secret key: full access, so each operation's own answers are walked (not the access rules').
+  creds.projectKey = { 'x-hostbase-key': creds.bucketKey['x-api-key'] };
+  creds.endUserToken = { 'x-hostbase-user-token': signup.json().access_token };
 });
 afterAll(() => t.close());
 

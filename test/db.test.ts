@@ -9,7 +9,13 @@ import { createTestDatabase } from './helpers/test-db';
 
 test('PGlite under a data dir persists across a restart and migrates once', async () => {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-pglite-')), 'nested', 'pglite');
+  // A data dir left half-made by a start killed while creating it is not taken for a database.
+  fs.mkdirSync(`${dir}.creating-999999`, { recursive: true });
   const first = await openDatabase({ pgliteDir: dir });
+  // Created (and migrated) whole by a child process, then renamed into place: no temporary left.
+  expect(fs.existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
+  expect(fs.readdirSync(path.dirname(dir)).filter((f) => f.startsWith(`pglite.creating-${process.pid}`))).toEqual([]);
+  expect(await first.migrate()).toEqual([]);
   await first.query(`INSERT INTO accounts (name, email, email_normalized, password_hash) VALUES ('A', 'a@x.io', 'a@x.io', 'h')`);
   await first.close();
 

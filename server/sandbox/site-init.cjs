@@ -19,9 +19,23 @@ if (!socketPath || !Number.isInteger(port) || sep !== '--' || command.length ===
   process.exit(64);
 }
 
-// The site gets the environment the platform chose, without what bwrap adds (PWD).
+// The site gets the environment the platform chose, without what bwrap adds (PWD), plus its
+// owner's variables (HOSTBASE_ENV_FILE: a JSON object the platform wrote, readable by this user
+// only). The platform's PORT, NODE_ENV and PATH win: the owner's names never include them.
 const env = { ...process.env };
 delete env.PWD;
+const envFile = env.HOSTBASE_ENV_FILE;
+delete env.HOSTBASE_ENV_FILE;
+if (envFile) {
+  let own;
+  try {
+    own = JSON.parse(fs.readFileSync(envFile, 'utf8'));
+  } catch (err) {
+    console.error(`[hostbase] could not read the site's environment: ${err.message}`);
+    process.exit(78);
+  }
+  for (const [k, v] of Object.entries(own)) if (!(k in env) && typeof v === 'string') env[k] = v;
+}
 const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env });
 child.on('error', (err) => {
   console.error(`[hostbase] could not start ${command[0]}: ${err.message}`);

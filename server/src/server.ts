@@ -10,7 +10,8 @@
 // first one starts the shutdown; later ones only hurry it (open connections are cut) and never
 // skip stopping the hosted sites. Should the shutdown hang, a watchdog stops the sites and exits.
 // If this process is killed outright, its sites die with it (the sandbox's --die-with-parent) and
-// the next start sweeps what they left (runtime.process.ts).
+// the next start sweeps what they left (runtime.process.ts). If start.mjs is killed outright, its
+// IPC channel closes and this server shuts down as for a Ctrl-C.
 import path from 'node:path';
 import { loadConfig } from './config';
 import { buildApp } from './app';
@@ -60,6 +61,11 @@ async function main() {
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  // Started by scripts/start.mjs (npm start): when it is gone (kill -9), so is the platform.
+  if (process.channel) {
+    process.on('disconnect', () => shutdown('SIGTERM'));
+    process.channel.unref();
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { publicUrl: config.publicUrl, database: config.databaseUrl ? 'postgres' : 'pglite', storage: config.s3 ? 's3' : 'disk', mail: config.smtpUrl ? 'smtp' : 'outbox' },

@@ -44,6 +44,40 @@ maybe('API reference and page policies', () => {
     expect(b.cspViolations()).toEqual([]);
   });
 
+  test('the reference explains itself: summaries, and a Try it out body that changes nothing', async () => {
+    const { page } = b;
+    await page.goto('/api/docs');
+    const health = page.locator('.opblock', { hasText: '/health' }).first();
+    await health.waitFor();
+    await expect(health.locator('.opblock-summary-description').textContent()).resolves.toBe('Check the platform and its database');
+    const details = page.locator('.opblock-post', { hasText: '/account-details' }).first();
+    await details.locator('.opblock-summary').click();
+    await details.getByRole('button', { name: 'Try it out' }).click();
+    // Swagger UI pre-fills the request body from the contract's example: {} only reads the account.
+    const body = details.locator('textarea.body-param__text');
+    await body.waitFor();
+    expect(JSON.parse(await body.inputValue())).toEqual({});
+    expect(b.cspViolations()).toEqual([]);
+  });
+
+  test('/docs: the CLI Tools and SDKs cards lead to their sections, and each quick start has a curl form', async () => {
+    const { page } = b;
+    await page.goto('/docs');
+    await page.getByRole('link', { name: /CLI Tools/ }).click();
+    await page.waitForURL(/#cli$/);
+    await page.locator('#cli + p', { hasText: 'hostbase' }).waitFor();
+    await page.getByRole('link', { name: /SDKs/ }).click();
+    await page.waitForURL(/#sdk$/);
+    const storage = page.getByRole('tablist', { name: 'Storage example' });
+    await storage.getByRole('tab', { name: 'curl' }).click();
+    const panel = page.locator('.code-tabs', { has: storage }).getByRole('tabpanel');
+    await expect(panel.textContent()).resolves.toContain('X-Hostbase-Key');
+    // The samples name this platform's address once the page has hydrated.
+    await expect(panel.textContent()).resolves.toContain(`HB=${server.url}/api`);
+    await b.shot('docs-page');
+    expect(b.cspViolations()).toEqual([]);
+  });
+
   test('the console renders under its policy', async () => {
     const res = await b.page.goto('/auth/login');
     expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");

@@ -148,3 +148,44 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
     await pg?.drop();
   }
 }, 300_000);
+
+(sandboxed ? test : test.skip)('kill -9 of npm start (scripts/start.mjs): the server it started shuts down and no site process remains', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const pg = testDriver() === 'postgres' ? await createTestDatabase() : undefined;
+  const databaseUrl = pg ? urlWithDatabase(process.env.DATABASE_URL!, pg.name) : undefined;
+  const platform = await startPlatform(dataDir, port, databaseUrl);
+  try {
+    const reg = await json(port, '/api/register', { name: 'New User', email: `kill-${Date.now()}@example.com`, password: 'Tq8#vLm2-ZpWx9rK' });
+    const token = JSON.parse(reg.body).token as string;
+    const subdomain = `kill${Date.now().toString(36)}`;
+    const projectId = JSON.parse((await json(port, '/api/create-project', { projectName: 'Kill', subdomain }, token)).body).project.id as string;
+    // A site with its own variable, and a child process of its own (a second pid to watch).
+    const server = `require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+require('http').createServer((q, r) => r.end(process.env.GREETING)).listen(process.env.PORT);`;
+    expect((await json(port, `/api/project/${projectId}/hosting/env/set`, { variables: [{ name: 'GREETING', value: 'still here' }] }, token)).status).toBe(200);
+    const form = multipart({ type: 'Node' }, { data: makeZip([{ name: 'server.js', data: server }]) });
+    const deployed = await request(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, form.payload, { ...form.headers, authorization: `Bearer ${token}` });
+    expect(deployed.status).toBe(200);
+    const deploymentId = JSON.parse(deployed.body).deployment.id as string;
+    expect((await request(port, 'GET', '/', undefined, { host: `${subdomain}.localhost:${port}` })).body).toBe('still here');
+    const running = sitePids(deploymentId)!;
+    expect(running.pids.length).toBeGreaterThanOrEqual(3); // relay, site, its child
+    const serverPid = Number(running.group.split('-')[0]);
+    expect(serverPid).not.toBe(platform.child.pid);
+
+    // kill -9 of start.mjs alone (not its group): nothing forwards a signal.
+    process.kill(platform.child.pid!, 'SIGKILL');
+    await platform.exited;
+    expect(await until(() => !alive(serverPid) && running.pids.every((p) => !alive(p)), 200)).toBe(true);
+    expect(sitePids(deploymentId)).toBeUndefined(); // stopped in order: its control group is gone too
+  } finally {
+    try {
+      process.kill(-platform.child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg?.drop();
+  }
+}, 300_000);

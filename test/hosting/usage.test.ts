@@ -76,6 +76,7 @@ async function occupy(projectId: string, bytes: number) {
      VALUES ($1, $2, 'projects/none', 'filler', 'application/octet-stream', $3, 'x', 'x')`,
     [crypto.randomUUID(), projectId, bytes],
   );
+  await t.app.deps.lookups.barrier(); // a write from outside the platform: wait until it is heard
 }
 
 test('HOSTING_KEEP_DEPLOYMENTS: 10 by default, at least 1', () => {
@@ -240,6 +241,7 @@ describe(`only the newest ${KEEP} deployments are kept`, () => {
        VALUES ($1, 'Static', 'building', 'another-instance', now(), now() - interval '1 hour', 777) RETURNING id`,
       [p.id],
     );
+    await t.app.deps.lookups.barrier();
     for (let i = 0; i < KEEP + 1; i++) expect((await deploy(t, p, siteZip(`b${i}`).zip, 'Static')).statusCode).toBe(200);
     const h = await history(p);
     expect(h.deployments.find((d) => d.id === building.id)).toMatchObject({ status: 'building' });
@@ -264,6 +266,7 @@ describe('builds of dead instances (several instances, one database)', () => {
        VALUES ($1, 'Static', 'building', $2, now() - $3::interval, 5000) RETURNING id`,
       [projectId, builder, heartbeatAgo],
     );
+    await t.app.deps.lookups.barrier();
     // A partial archive, as a builder killed mid-upload leaves it.
     await t.app.deps.objectStore.put(`sites/${projectId}/${row.id}/archive.zip`, require('node:stream').Readable.from([Buffer.alloc(5000)]));
     return row.id;

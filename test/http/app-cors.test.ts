@@ -40,6 +40,14 @@ const send = (call: Call, origin?: string): Promise<LightMyRequestResponse> =>
 
 const key = (p: Project, kind: 'bucketKey' | 'authKey') => ({ 'x-api-key': p[kind] });
 const bearer = (u: EndUser) => ({ authorization: `Bearer ${u.accessToken}` });
+const projectKey = (p: Project, kind: 'bucketKey' | 'authKey') => ({ 'x-hostbase-key': p[kind] });
+const userToken = (u: EndUser) => ({ 'x-hostbase-user-token': u.accessToken });
+async function signedLink(p: Project): Promise<{ link_id: string; url: string }> {
+  const res = await send({ method: 'POST', url: `/api/storage/v1/objects/${await uploaded(p)}/signed-links`, headers: projectKey(p, 'bucketKey'), payload: { expires_in: 60 } });
+  expect(res.statusCode).toBe(200);
+  return res.json().link;
+}
+const signedUrl = async (p: Project) => new URL((await signedLink(p)).url).pathname;
 function uploadCall(p: Project, size = 5): Call {
   const { body, contentType } = multipart([{ name: 'cat.txt', type: 'text/plain', content: Buffer.alloc(size, 'm') }]);
   return { method: 'POST', url: '/api/storage/v1/objects', headers: { ...key(p, 'bucketKey'), 'content-type': contentType }, payload: body };
@@ -73,6 +81,17 @@ const cases: Case[] = [
   both('db: an insert without a signed-in user is a 403', 403, (p) => ({ method: 'POST', url: '/api/db/v1/notes/insert', headers: key(p, 'authKey'), payload: { rows: [{ id: 1 }] } })),
   both('db: a missing table is a 404', 404, (p, u) => ({ method: 'POST', url: '/api/db/v1/nope/select', headers: { ...key(p, 'authKey'), ...bearer(u) }, payload: {} })),
   both('changes: the stream\'s head', 200, (p, u) => ({ method: 'HEAD', url: '/api/db/v1/notes/changes', headers: { ...key(p, 'authKey'), ...bearer(u) } })),
+  // ---------------------------------------------------------------- the new headers (X-Hostbase-Key, X-Hostbase-User-Token)
+  both('auth (new headers): current user', 200, (p, u) => ({ method: 'GET', url: '/api/auth/v1/user', headers: { 'x-hostbase-key': p.authKey, ...userToken(u) } })),
+  both('storage (secret key in X-Hostbase-Key): list', 200, (p) => ({ method: 'GET', url: '/api/storage/v1/objects', headers: projectKey(p, 'bucketKey') })),
+  both('storage (publishable key): a folder without a rule refuses uploads, 403', 403, (p, u) => {
+    const { body, contentType } = multipart([{ name: 'x.txt', content: 'x' }]);
+    return { method: 'POST', url: '/api/storage/v1/objects', headers: { ...projectKey(p, 'authKey'), ...userToken(u), 'content-type': contentType }, payload: body };
+  }),
+  both('storage: create a signed link', 200, async (p) => ({ method: 'POST', url: `/api/storage/v1/objects/${await uploaded(p)}/signed-links`, headers: projectKey(p, 'bucketKey'), payload: { expires_in: 60 } })),
+  both('storage: download through a signed link (no key)', 200, async (p) => ({ method: 'GET', url: await signedUrl(p) })),
+  both('storage: revoke a signed link', 200, async (p) => ({ method: 'DELETE', url: `/api/storage/v1/signed-links/${(await signedLink(p)).link_id}`, headers: projectKey(p, 'bucketKey') })),
+  both('db (new headers): select', 200, (p, u) => ({ method: 'POST', url: '/api/db/v1/notes/select', headers: { ...projectKey(p, 'authKey'), ...userToken(u) }, payload: {} })),
 ];
 
 describe.each(cases)('%s', (_name, status, forA, forB) => {
@@ -118,7 +137,15 @@ describe('preflights', () => {
     ['/api/storage/v1/objects/some-id', 'DELETE'],
     ['/api/db/v1/notes/select', 'POST'],
     ['/api/db/v1/notes/changes', 'GET'],
+    ['/api/storage/v1/objects/some-id/signed-links', 'POST'],
+    ['/api/storage/v1/signed-links/some-id', 'DELETE'],
+    ['/api/storage/v1/signed/some-token', 'GET'],
   ];
+
+  test('the new key and token headers are allowed', async () => {
+    const res = await preflight('/api/storage/v1/objects', ORIGIN_A, 'GET');
+    expect(String(res.headers['access-control-allow-headers']).split(', ')).toEqual(expect.arrayContaining(['x-hostbase-key', 'x-hostbase-user-token']));
+  });
 
   test.each(paths)('%s: an origin some project lists gets the allowance', async (url, method) => {
     for (const origin of [ORIGIN_A, ORIGIN_B]) {

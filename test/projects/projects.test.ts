@@ -42,6 +42,7 @@ describe('listProjects', () => {
       description: null,
       subdomain: second.subdomain,
       primary_domain: `${second.subdomain}.hostbase.test`,
+      site_url: `http://${second.subdomain}.hostbase.test:3000`, // PUBLIC_URL's scheme and port
       created_at: expect.any(String),
     });
   });
@@ -150,7 +151,7 @@ describe('keys', () => {
     const p = await createProject(t, dev, unique('bucket'));
     const res = await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ domain: 'http://localhost:3000', bucketId: expect.stringMatching(/^bkt_[0-9a-f]{16}$/), api_key: expect.stringMatching(/^hb_bucket_.{43,}$/) });
+    expect(res.json()).toEqual({ domain: 'http://localhost:3000', bucketId: expect.stringMatching(/^bkt_[0-9a-f]{16}$/), api_key: expect.stringMatching(/^hb_secret_.{43,}$/) });
     // Stable across reads: the console shows the same key again.
     expect((await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token)).json()).toEqual(res.json());
   });
@@ -158,7 +159,7 @@ describe('keys', () => {
   it('getAuthenticationDetails answers the authentication key to the owner only', async () => {
     const p = await createProject(t, dev, unique('auth'));
     const res = await t.post(`/project/${p.id}/authentication-details`, undefined, dev.token);
-    expect(res.json()).toEqual({ api_key: expect.stringMatching(/^hb_auth_.{43,}$/) });
+    expect(res.json()).toEqual({ api_key: expect.stringMatching(/^hb_publishable_.{43,}$/) });
     expect(res.json().api_key).not.toBe(p.bucketKey);
   });
 
@@ -168,7 +169,7 @@ describe('keys', () => {
     expect((await list(p.bucketKey)).statusCode).toBe(200);
     const res = await t.post(`/project/${p.id}/rotate-key`, { key: 'bucket' }, dev.token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: 'key rotated', api_key: expect.stringMatching(/^hb_bucket_/) });
+    expect(res.json()).toEqual({ message: 'key rotated', api_key: expect.stringMatching(/^hb_secret_/) });
     expect((await list(p.bucketKey)).statusCode).toBe(401);
     expect((await list(res.json().api_key)).statusCode).toBe(200);
     expect((await t.post(`/project/${p.id}/bucket-details`, undefined, dev.token)).json().api_key).toBe(res.json().api_key);
@@ -179,7 +180,7 @@ describe('keys', () => {
     const old = (await t.post(`/project/${p.id}/authentication-details`, undefined, dev.token)).json().api_key;
     const res = await t.post(`/project/${p.id}/rotate-key`, { key: 'authentication' }, dev.token);
     const fresh = res.json().api_key;
-    expect(fresh).toMatch(/^hb_auth_/);
+    expect(fresh).toMatch(/^hb_publishable_/);
     expect(fresh).not.toBe(old);
     // Any authKey call will do: the key is checked before the body is.
     const signin = (key: string) => t.post('/auth/v1/signin', { email: 'nobody@example.com', password: 'x' }, undefined, { 'x-api-key': key });
@@ -229,9 +230,9 @@ describe('refusals (scenarios)', () => {
     { name: 'getProjectDetails: another account gets 404 without the subdomain', setup, url: '/api/project/project-details/', token: () => other.token, body: (c: C) => ({ project_id: c.p.id }), status: 404, notContains: (c) => [c.p.subdomain] },
     { name: 'getProjectDetails: a malformed id is 404', setup, url: '/api/project/project-details/', token: () => dev.token, body: { project_id: 'junk' }, status: 404 },
     { name: 'getProjectDetails: no project_id is 400', setup, url: '/api/project/project-details/', token: () => dev.token, body: {}, status: 400 },
-    { name: 'getBucketDetails: another account gets 404', setup, url: (c) => `/api/project/${c.p.id}/bucket-details`, token: () => other.token, status: 404, notContains: ['hb_bucket_'] },
+    { name: 'getBucketDetails: another account gets 404', setup, url: (c) => `/api/project/${c.p.id}/bucket-details`, token: () => other.token, status: 404, notContains: ['hb_secret_'] },
     { name: 'getBucketDetails: an unknown project is 404', url: `/api/project/${NO_PROJECT}/bucket-details`, token: () => dev.token, status: 404 },
-    { name: 'getAuthenticationDetails: another account gets 404 without the key', setup, url: (c) => `/api/project/${c.p.id}/authentication-details`, token: () => other.token, status: 404, notContains: ['hb_auth_'] },
+    { name: 'getAuthenticationDetails: another account gets 404 without the key', setup, url: (c) => `/api/project/${c.p.id}/authentication-details`, token: () => other.token, status: 404, notContains: ['hb_publishable_'] },
     { name: 'rotateProjectKey: another account gets 404, the key stays', setup, url: (c) => `/api/project/${c.p.id}/rotate-key`, token: () => other.token, body: { key: 'bucket' }, status: 404, after: stillThere },
     { name: 'rotateProjectKey: an unknown kind is 400, the key stays', setup, url: (c) => `/api/project/${c.p.id}/rotate-key`, token: () => dev.token, body: { key: 'root' }, status: 400, after: stillThere },
     { name: 'deleteProject: a wrong confirmation is 400 and keeps the project', setup, url: (c) => `/api/project/${c.p.id}/delete`, token: () => dev.token, body: { confirm: 'something-else' }, status: 400, json: { message: expect.stringMatching(/confirm/) }, after: stillThere },

@@ -24,6 +24,7 @@ async function occupy(projectId: string, bytes: number) {
      VALUES ($1, $2, 'projects/none', 'filler', 'application/octet-stream', $3, 'x', 'x')`,
     [crypto.randomUUID(), projectId, bytes],
   );
+  await t.app.deps.lookups.barrier(); // a write from outside the platform: wait until it is heard
 }
 
 describe('the per-file limit', () => {

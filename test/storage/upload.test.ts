@@ -34,6 +34,9 @@ describe('uploadObject', () => {
       object_size: 16,
       metadata: JSON.stringify({ name: 'cat.png' }),
       path: expect.stringMatching(/^http:\/\/localhost:3000\/s3\/object-storage\/[\w-]{20,}\//),
+      // The bucket's root, uploaded from the console: owned by no end user.
+      folder: '',
+      owner_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -17,8 +17,15 @@ export function listMigrations(dir = MIGRATIONS_DIR): { name: string; sql: strin
     .map((name) => ({ name, sql: fs.readFileSync(path.join(dir, name), 'utf8') }));
 }
 
+export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+
+/** One migration file as one transaction that also records it as applied. */
+export function migrationScript(m: { name: string; sql: string }): string {
+  return `BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (name) VALUES ('${m.name}');\nCOMMIT;`;
+}
+
 export async function runMigrations(exec: SqlExecutor, query: Query, dir = MIGRATIONS_DIR): Promise<string[]> {
-  await exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await exec(MIGRATIONS_TABLE);
   const applied: string[] = [];
   await exec(`SELECT pg_advisory_lock(${LOCK_ID})`);
   try {
@@ -26,7 +33,7 @@ export async function runMigrations(exec: SqlExecutor, query: Query, dir = MIGRA
     for (const m of listMigrations(dir)) {
       if (done.has(m.name)) continue;
       // One transaction per file: a failing migration leaves nothing half-applied.
-      await exec(`BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (name) VALUES ('${m.name}');\nCOMMIT;`).catch(async (err) => {
+      await exec(migrationScript(m)).catch(async (err) => {
         await exec('ROLLBACK').catch(() => undefined);
         throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
       });

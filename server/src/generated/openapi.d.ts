@@ -14,6 +14,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read (and optionally update) the caller's account
+         * @description Answers the caller's account. An empty body (the example) only reads. Given fields change it: `name` renames the account, `email` mails a confirmation link to the new address (the account keeps its address until the link is opened), `notifications` changes those preferences.
+         */
         post: operations["getAccountDetails"];
         delete?: never;
         options?: never;
@@ -30,7 +34,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The caller's activity log (every change the account made), newest first. */
+        /**
+         * List what the caller's account changed
+         * @description The caller's activity log (every change the account made), newest first.
+         *     Changes nothing.
+         */
         post: operations["listAccountActivity"];
         delete?: never;
         options?: never;
@@ -47,6 +55,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail an end user a reset link (app)
+         * @description Mails a reset link to the address when it belongs to an end user of the key's project; the answer is the same either way (no enumeration). The link opens the project's site URL, or the platform's own reset page.
+         */
         post: operations["endUserRequestPasswordReset"];
         delete?: never;
         options?: never;
@@ -63,6 +75,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Refresh an end user's session (app)
+         * @description Exchanges a refresh token for a new access token and a new refresh token; the old refresh token stops working (a reused one revokes the session). The example token is not a real one (401).
+         */
         post: operations["endUserRefresh"];
         delete?: never;
         options?: never;
@@ -79,7 +95,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Takes the token from the reset mail; the token itself names the project. */
+        /**
+         * Set an end user's new password from a reset link
+         * @description Takes the token from the reset mail; the token itself names the project.
+         *     The example token is not a real one, so trying it as is changes nothing.
+         */
         post: operations["endUserResetPassword"];
         delete?: never;
         options?: never;
@@ -96,6 +116,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in an end user (app)
+         * @description Checks the end user's email and password and starts a session (access and refresh token). Repeated failures are throttled (429). Changes nothing but the last sign-in time and failure counters.
+         */
         post: operations["endUserSignIn"];
         delete?: never;
         options?: never;
@@ -112,6 +136,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign out an end user (app)
+         * @description Revokes the refresh token, ending that session; access tokens already issued expire on their own. The example token is not a real one.
+         */
         post: operations["endUserSignOut"];
         delete?: never;
         options?: never;
@@ -128,6 +156,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign up an end user (app)
+         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+         */
         post: operations["endUserSignUp"];
         delete?: never;
         options?: never;
@@ -142,6 +174,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read the signed-in end user (app)
+         * @description The end user of the access token (Authorization: Bearer), in the key's project. Changes nothing.
+         */
         get: operations["endUserGetCurrent"];
         put?: never;
         post?: never;
@@ -160,6 +196,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Confirm an end user's email address
+         * @description Confirms the end user's address with the token of the verification mail (the token names the project). The token works once; the example one is not real.
+         */
         post: operations["endUserConfirmEmail"];
         delete?: never;
         options?: never;
@@ -176,6 +216,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail the signed-in end user a verification link (app)
+         * @description Mails the end user of the access token a link that confirms their address; "Email already verified" when there is nothing to confirm.
+         */
         post: operations["endUserSendVerification"];
         delete?: never;
         options?: never;
@@ -190,7 +234,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first). */
+        /**
+         * Read the caller's plan, limits and payments
+         * @description The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first).
+         *     Changes nothing.
+         */
         get: operations["getBilling"];
         put?: never;
         post?: never;
@@ -209,6 +257,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Change the caller's password
+         * @description Checks the current password, sets the new one, revokes every earlier developer token and returns a new one. A wrong current password is a 401 and changes nothing (as the example's does, unless it is yours).
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -225,6 +277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check whether a subdomain is free
+         * @description Whether a project could take this subdomain now: free, taken, invalid (3 to 63 lowercase letters, digits and inner hyphens) or reserved by the platform. Changes nothing.
+         */
         post: operations["checkSubdomain"];
         delete?: never;
         options?: never;
@@ -241,6 +297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Send a message to the Hostbase team
+         * @description Stores a message from the contact page for the team. Needs no credentials; throttled per address (429). Trying it sends the message.
+         */
         post: operations["submitContactMessage"];
         delete?: never;
         options?: never;
@@ -257,6 +317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a project (alias of create-project)
+         * @description The same call as createProject (POST /create-project), under the name older clients use.
+         */
         post: operations["createProjectAlias"];
         delete?: never;
         options?: never;
@@ -274,9 +338,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a payment order for a plan
          * @description An order for a plan at the payment provider (Razorpay in INR; the test provider when no
          *     Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
          *     refused with 409.
+         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
          */
         post: operations["createOrder"];
         delete?: never;
@@ -294,6 +360,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a project
+         * @description Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -309,6 +379,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Follow a table's changes live (app)
          * @description Live changes of a table as Server-Sent Events (text/event-stream), across every instance of
          *     the platform: an `INSERT`, `UPDATE` or `DELETE` event for each row change the caller may read
          *     under the table's access rule, with data `{"type","table","record"}` (for DELETE,
@@ -317,6 +388,7 @@ export interface paths {
          *     caller may not read the table. A stream that falls behind (1000 events waiting), loses the
          *     caller's access or misses notifications ends with an `error` event (data `{"message"}`):
          *     reconnect and re-read.
+         *     Changes nothing.
          */
         get: operations["subscribeDbChanges"];
         put?: never;
@@ -337,11 +409,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Delete rows (app)
          * @description Deletes the rows the filters match among those the caller may write.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["deleteDbRows"];
         delete?: never;
@@ -360,11 +435,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Insert rows (app)
          * @description Inserts one or many rows (with the `owner` rule, owner_id is the end user).
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["insertDbRows"];
         delete?: never;
@@ -383,11 +461,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read rows (app)
          * @description Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["selectDbRows"];
         delete?: never;
@@ -406,11 +487,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Update rows (app)
          * @description Updates the rows the filters match among those the caller may write.
-         *     Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-         *     user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-         *     token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-         *     allows no such call.
+         *     Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+         *     access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+         *     `Authorization: Bearer` still works. A token that is not a valid access token of the key's
+         *     project is a 401. With the publishable key (or the secret key with a token) the table's access
+         *     rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+         *     the project's owner: no access rule applies.
          */
         post: operations["updateDbRows"];
         delete?: never;
@@ -426,6 +510,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read an account by id
+         * @description The caller's own account by its id; any other id is 404. Changes nothing.
+         */
         get: operations["getDeveloper"];
         put?: never;
         post?: never;
@@ -444,6 +532,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Whether the caller's address is verified
+         * @description The caller's address and whether it has been confirmed. Changes nothing.
+         */
         post: operations["getEmailVerified"];
         delete?: never;
         options?: never;
@@ -460,7 +552,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it. */
+        /**
+         * List what went wrong in the caller's projects
+         * @description What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it.
+         *     Changes nothing.
+         */
         post: operations["listAccountErrors"];
         delete?: never;
         options?: never;
@@ -477,6 +573,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a password reset link
+         * @description Mails a reset link to the address when it belongs to an account; the answer is the same either way, so it tells nobody whether an account exists. Creates a one-time reset token.
+         */
         post: operations["forgotPassword"];
         delete?: never;
         options?: never;
@@ -493,6 +593,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a password reset link (alias of forgetPassword)
+         * @description The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
+         */
         post: operations["forgotPasswordAlias"];
         delete?: never;
         options?: never;
@@ -507,6 +611,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Check the platform and its database
+         * @description Whether the API is up and its database answers, with the database driver and the round-trip time. Needs no credentials. Changes nothing.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -525,6 +633,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List the caller's sites
+         * @description Every project of the caller with its site's status and live deployment. Changes nothing.
+         */
         post: operations["listSites"];
         delete?: never;
         options?: never;
@@ -541,7 +653,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description An order (as createOrder) with what the console needs to open the provider's checkout. */
+        /**
+         * Start a checkout for a plan
+         * @description An order (as createOrder) with what the console needs to open the provider's checkout.
+         *     Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         */
         post: operations["startPayment"];
         delete?: never;
         options?: never;
@@ -559,9 +675,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Pay an order with the test provider
          * @description The test provider's checkout ("Test payments: no money moves"): completes the caller's order
          *     and answers what a provider's checkout hands back (order_id, payment_id and the signature of
          *     `order_id|payment_id`), for verifyPayment. 404 when Razorpay is the provider.
+         *     Changes the caller's plan to the order's. The example names no order of yours (404), so trying it as is changes nothing.
          */
         post: operations["completeTestPayment"];
         delete?: never;
@@ -577,7 +695,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The plans with their prices and limits (the pricing page). A limit of null is unlimited. */
+        /**
+         * List the plans
+         * @description The plans with their prices and limits (the pricing page). A limit of null is unlimited.
+         *     Changes nothing.
+         */
         get: operations["listPlans"];
         put?: never;
         post?: never;
@@ -596,8 +718,35 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The project's activity log (the owner's changes to it), newest first. */
+        /**
+         * List what was changed in a project
+         * @description The project's activity log (the owner's changes to it), newest first.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listProjectActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the project's publishable and secret keys
+         * @description The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
+         *     and database calls made with it follow the access rules. The secret key is for servers only:
+         *     alone it bypasses the access rules. They are the authentication API key and the bucket API key
+         *     under their new names (the same values; authentication-details and bucket-details still show them).
+         */
+        post: operations["getProjectApiKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -613,6 +762,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add an end user to a project
+         * @description Creates an end user of the project with this email and password, as the owner (the project's password rules apply). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["addAuthUser"];
         delete?: never;
         options?: never;
@@ -629,6 +782,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete an end user of a project
+         * @description Deletes the end user of the project and ends their sessions. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteAuthUser"];
         delete?: never;
         options?: never;
@@ -645,6 +802,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail an end user a reset link
+         * @description Mails the end user a password reset link. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["resetAuthUserPassword"];
         delete?: never;
         options?: never;
@@ -661,7 +822,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reads the settings; fields that are given are updated first. */
+        /**
+         * Read or change a project's authentication settings
+         * @description Reads the settings; fields that are given are updated first.
+         *     An empty body only reads. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["updateAuthSettings"];
         delete?: never;
         options?: never;
@@ -678,6 +843,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's end users
+         * @description A page of the project's end users (100 per page). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listAuthUsers"];
         delete?: never;
         options?: never;
@@ -694,6 +863,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the project's authentication key
+         * @description The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getAuthenticationDetails"];
         delete?: never;
         options?: never;
@@ -710,6 +883,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the project's bucket and its key
+         * @description The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getBucketDetails"];
         delete?: never;
         options?: never;
@@ -726,6 +903,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read the live numbers of a project's site
+         * @description CPU, memory and network of the site's process (or container), its restarts and last exit. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getContainerStats"];
         delete?: never;
         options?: never;
@@ -742,7 +923,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400). */
+        /**
+         * Add a column
+         * @description Adds a column to a table. A not-null column without a default can only be added to an empty table (400).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["addDbColumn"];
         delete?: never;
         options?: never;
@@ -760,10 +945,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a table
          * @description Creates a table with typed columns. With no primary key column, an `id bigint` column generated
          *     by default as identity is added first. A foreign key names a column of another table of the
          *     project. 409 when the name is taken. The new table's access rule is `none` (no app access) unless
          *     `access` says otherwise.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["createDbTable"];
         delete?: never;
@@ -782,8 +969,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Drop a column
          * @description Drops a column. A primary key column, and `owner_id` of a table with the `owner` rule, can't be
          *     dropped (409); nor the last column.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["dropDbColumn"];
         delete?: never;
@@ -802,8 +991,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Drop a table
          * @description Drops a table and its rows, after the developer typed its name: `confirm` must equal `name`
          *     (400 otherwise). 409 when another table's foreign key references it.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["dropDbTable"];
         delete?: never;
@@ -821,7 +1012,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed. */
+        /**
+         * Rename a column
+         * @description Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["renameDbColumn"];
         delete?: never;
         options?: never;
@@ -839,9 +1034,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Set a table's app access rule
          * @description Sets a table's app access rule (DbAccess); the database's row-level security policies and grants
          *     change in the same transaction. `owner` adds an `owner_id uuid` column when the table has none
          *     (existing rows get null: no end user owns them).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["setDbTableAccess"];
         delete?: never;
@@ -860,11 +1057,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Run a read-only SQL query
          * @description Runs one read-only query (SELECT, WITH, VALUES or TABLE) against the project's schema as the
          *     project's role, in a read-only transaction with the statement timeout; at most 1,000 rows are
          *     returned. A statement that is not a query, or several statements, is a 400; an error of the query
          *     itself (syntax, unknown table, a table of the platform or another project) is a 422 with
          *     PostgreSQL's message; a query over the timeout is a 422 too.
+         *     Read-only: changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["runDbSql"];
         delete?: never;
@@ -883,9 +1082,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * List a project's tables
          * @description The project's tables (its own PostgreSQL schema) with their columns, primary key, row count,
          *     size on disk, last modification and app access rule, and the database's size against the plan's
          *     limit. The schema and its roles are made on the project's first database call.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["listDbTables"];
         delete?: never;
@@ -903,7 +1104,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deletes the rows the filters match, as the project owner. */
+        /**
+         * Delete rows of a table (console)
+         * @description Deletes the rows the filters match, as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleDeleteDbRows"];
         delete?: never;
         options?: never;
@@ -920,7 +1125,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Inserts rows as the project owner. */
+        /**
+         * Insert rows into a table (console)
+         * @description Inserts rows as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleInsertDbRows"];
         delete?: never;
         options?: never;
@@ -937,7 +1146,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply). */
+        /**
+         * Read rows of a table (console)
+         * @description A page of rows (100), filtered and ordered, as the project owner (access rules do not apply).
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleSelectDbRows"];
         delete?: never;
         options?: never;
@@ -954,7 +1167,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Updates the rows the filters match, as the project owner. */
+        /**
+         * Update rows of a table (console)
+         * @description Updates the rows the filters match, as the project owner.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["consoleUpdateDbRows"];
         delete?: never;
         options?: never;
@@ -971,7 +1188,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deletes the project and everything in it (files, end users, sites, mail domain). */
+        /**
+         * Delete a project and everything in it
+         * @description Deletes the project and everything in it (files, end users, sites, mail domain).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteProject"];
         delete?: never;
         options?: never;
@@ -988,6 +1209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's deployments
+         * @description The project's deployments, newest first, and which one is live. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listDeployments"];
         delete?: never;
         options?: never;
@@ -1004,7 +1229,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Makes an earlier deployment live again (rollback). */
+        /**
+         * Roll back to an earlier deployment
+         * @description Makes an earlier deployment live again (rollback).
+         *     The example ids name no deployment, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["activateDeployment"];
         delete?: never;
         options?: never;
@@ -1021,6 +1250,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a deployment's logs
+         * @description The build log and the runtime log (the site's output, newest last) of one deployment. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getDeploymentLogs"];
         delete?: never;
         options?: never;
@@ -1037,7 +1270,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first. */
+        /**
+         * List what went wrong in a project
+         * @description What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listProjectErrors"];
         delete?: never;
         options?: never;
@@ -1099,6 +1336,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/hosting/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the site with all its deployments
+         * @description Stops the site's processes, removes every deployment with its stored and cached files, its
+         *     environment and secrets, and its traffic figures. The project itself (files, users, database,
+         *     mail) stays; a new deploy starts a fresh site. `confirm` must be the project's subdomain.
+         */
+        post: operations["deleteSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/domains": {
         parameters: {
             query?: never;
@@ -1118,6 +1377,75 @@ export interface paths {
          *     is retried by the periodic check).
          */
         post: operations["listSiteDomains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the site's environment variables
+         * @description The variables and secrets the project's site gets in its environment (Node, PHP and Flask
+         *     processes; builds too). Plain values are returned as set; a secret's value is null: it is
+         *     sealed at rest and can be replaced or removed, never read back.
+         */
+        post: operations["listSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set environment variables or secrets of the site
+         * @description Adds or replaces variables (all or none: one bad name or value refuses the whole call with
+         *     400 naming it). Names are POSIX environment names (a letter or underscore, then letters,
+         *     digits and underscores; at most 128 characters); PORT, PATH, NODE_ENV, HOME, PWD, HOSTNAME
+         *     and names starting HOSTBASE_ are the platform's and refused. A value is at most 32 KiB and
+         *     all variables together at most 64 KiB, 100 variables per site. A secret is sealed at rest
+         *     and never returned. A running Node, PHP or Flask site is restarted with the new environment
+         *     (on every instance that runs it).
+         */
+        post: operations["setSiteEnv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/env/unset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove environment variables of the site
+         * @description Removes the named variables (names that are not set are ignored). A running Node, PHP or
+         *     Flask site is restarted without them.
+         */
+        post: operations["unsetSiteEnv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1155,7 +1483,33 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a project's site traffic
+         * @description Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getSiteTraffic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the site offline, keeping its deployments
+         * @description No deployment is served any more (the site's address answers 404 "no site") and its
+         *     processes are stopped on every instance. Deployments, their files and the environment are
+         *     kept: activating a deployment publishes the site again.
+         */
+        post: operations["unpublishSite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1197,6 +1551,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete files from a project's bucket (console)
+         * @description Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["deleteObjects"];
         delete?: never;
         options?: never;
@@ -1213,7 +1571,138 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List a project's files (console)
+         * @description A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+         */
         post: operations["listObjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the folder access rules
+         * @description The project's file access rules, one per folder (the empty folder "" is the whole bucket), for
+         *     calls made with the publishable key. A file follows the rule of its folder or of the nearest
+         *     folder above it that has one; with no rule at all, apps get no access (`none`). The secret key
+         *     is never subject to them.
+         */
+        post: operations["listStorageRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a folder's access rule
+         * @description Removes one folder's rule: its files then follow the nearest folder above with a rule (or no app
+         *     access). Removing a rule that does not exist is a 404.
+         */
+        post: operations["deleteStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/rules/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a folder's access rule
+         * @description Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
+         *     instance. At most 100 rules per project.
+         */
+        post: operations["setStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List signed links
+         * @description The project's signed links, newest first (at most 100), optionally of one file: expiry,
+         *     revocation and download count. A link's secret is never shown again after its creation.
+         */
+        post: operations["listSignedLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed link
+         * @description A link to one of the project's files that works without a key until it expires (`expires_in`
+         *     seconds, 1 to 604800 = 7 days) or is revoked. Its URL is shown only in this answer.
+         */
+        post: operations["createSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/signed-links/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a signed link
+         * @description Stops a signed link at once, on every instance. Revoking a revoked link is a 200.
+         */
+        post: operations["revokeSignedLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1229,6 +1718,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Upload a file to a project's bucket (console)
+         * @description Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["uploadObject"];
         delete?: never;
         options?: never;
@@ -1245,7 +1738,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Issues a new key; the old one stops working at once. */
+        /**
+         * Rotate an app key
+         * @description Issues a new key; the old one stops working at once, on every instance. `publishable` and
+         *     `authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
+         *     secret key). Apps using the old key stop working until they get the new one. The example's
+         *     project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["rotateProjectKey"];
         delete?: never;
         options?: never;
@@ -1262,7 +1761,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The mailboxes of the project's domain. 409 while the domain is not verified. */
+        /**
+         * List the mailboxes of a mail domain
+         * @description The mailboxes of the project's domain. 409 while the domain is not verified.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["listSmtpAccounts"];
         delete?: never;
         options?: never;
@@ -1280,8 +1783,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a mailbox
          * @description A mailbox {username}@{domain} on the project's verified domain (409 before verification),
          *     with a 5 GiB quota. The username and password rules are those of the fields below.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["addSmtpAccount"];
         delete?: never;
@@ -1300,12 +1805,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Add a project's mail domain
          * @description The project's one mail domain. The name is trimmed, lower-cased, a trailing dot dropped and an
          *     international name stored in its ASCII (punycode) form. Empty: 400 "Domain name is required";
          *     not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please enter a valid
          *     domain name (e.g., example.com)". 409 when the project already has a domain, or another project
          *     verified this one (an unverified claim blocks nobody). The platform generates the domain's DKIM key (RSA 2048; the private key is kept
          *     encrypted).
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["addSmtpDomain"];
         delete?: never;
@@ -1323,7 +1830,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other. */
+        /**
+         * Change a mailbox password
+         * @description A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["changeSmtpAccountPassword"];
         delete?: never;
         options?: never;
@@ -1340,7 +1851,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The full address (or the username) of a mailbox of the project's domain; 404 for any other. */
+        /**
+         * Remove a mailbox
+         * @description The full address (or the username) of a mailbox of the project's domain; 404 for any other.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["removeSmtpAccount"];
         delete?: never;
         options?: never;
@@ -1357,7 +1872,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's. */
+        /**
+         * Remove a project's mail domain
+         * @description Removes the project's domain and every mailbox on it. 404 when the domain is not the project's.
+         *     The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["removeSmtpDomain"];
         delete?: never;
         options?: never;
@@ -1375,9 +1894,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read a project's mail domain and its DNS records
          * @description The project's domain and the DNS records to publish (all TTL 3600): MX at @ (priority 10, the
          *     platform's mail host), TXT SPF at @, TXT DMARC at _dmarc and TXT DKIM at {selector}._domainkey.
          *     With no domain: domain and date null, verified false, no records.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getSmtpDomainDetails"];
         delete?: never;
@@ -1396,12 +1917,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Check a mail domain's DNS records
          * @description Looks the records up in DNS now (the servers of DNS_SERVERS). "verified" when every one is
          *     found as published; otherwise 200 with a message naming each missing or wrong record. A
          *     domain once verified stays verified (a later DNS outage must not stop its mail). 404 when
          *     the domain is not the project's. Several projects may claim a name while it is unverified
          *     (each with its own DKIM key, which only the name's owner can publish); 409 when another
          *     project verified it first.
+         *     Records the outcome of the check. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["verifySmtpDomain"];
         delete?: never;
@@ -1419,6 +1942,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Deploy a site from a zip
+         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["uploadSiteZip"];
         delete?: never;
         options?: never;
@@ -1435,7 +1962,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description One project's usage, as getAccountUsage, with the owner's plan limits. */
+        /**
+         * Read one project's usage
+         * @description One project's usage, as getAccountUsage, with the owner's plan limits.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         */
         post: operations["getProjectUsage"];
         delete?: never;
         options?: never;
@@ -1452,6 +1983,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Read a project
+         * @description One of the caller's projects by its id (404 for any other). Changes nothing.
+         */
         post: operations["getProjectDetails"];
         delete?: never;
         options?: never;
@@ -1468,6 +2003,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * List the caller's projects
+         * @description The caller's projects, newest first. Changes nothing.
+         */
         post: operations["listProjects"];
         delete?: never;
         options?: never;
@@ -1484,6 +2023,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a developer account
+         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+         */
         post: operations["registerAccount"];
         delete?: never;
         options?: never;
@@ -1500,6 +2043,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Set a new password from a reset link
+         * @description Sets the account's password with the token from the reset mail (in the path); the token works once, and every earlier developer token of the account is revoked. The example token is not a real one, so trying it as is changes nothing.
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -1515,8 +2062,10 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a file by its public share link
          * @description Public share link (also served at the bucket domain without the /api prefix). Streams the
          *     object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
+         *     Changes nothing.
          */
         get: operations["downloadObject"];
         put?: never;
@@ -1536,6 +2085,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Mail a new verification link
+         * @description Mails the caller a link that confirms their address; "Email already verified" when there is nothing to confirm.
+         */
         post: operations["sendEmailVerification"];
         delete?: never;
         options?: never;
@@ -1550,8 +2103,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the files the caller may read
+         * @description A page (100, newest first) of the project's files. With the secret key (X-Hostbase-Key, or the
+         *     deprecated x-api-key), every file, and the account's storage figures. With the publishable key,
+         *     only the files the folder access rules let the caller read (`read` folders; `signed_in` folders
+         *     with an end user's token; under `owner`, the token's end user's own files); files the caller
+         *     may not read are not counted in `total`, and the account's storage figures are left out.
+         *     `folder` narrows the list to one folder and its subfolders.
+         */
         get: operations["bucketListObjects"];
         put?: never;
+        /**
+         * Upload a file
+         * @description Stores one file in `folder` (the bucket's root when absent). With an end user's token the file
+         *     is owned by that end user (`owner_id`), which the `owner` rule uses. With the publishable key
+         *     the folder's access rule must allow writing: `signed_in` or `owner`, with an end user's token
+         *     (else 403, naming the rule); the secret key alone may upload anywhere.
+         */
         post: operations["bucketUploadObject"];
         delete?: never;
         options?: never;
@@ -1566,10 +2135,89 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download a file
+         * @description Streams a file (ETag, Range, a CSP sandbox). With the publishable key, only a file the folder
+         *     access rules let the caller read; any other is a 404, indistinguishable from no file. For an
+         *     `<img src>` or a link to share, create a signed link (createObjectSignedLink).
+         */
         get: operations["bucketDownloadObject"];
         put?: never;
         post?: never;
+        /**
+         * Delete a file
+         * @description Deletes a file and its signed links. With the publishable key the folder's rule must allow
+         *     writing (`signed_in` with a token, or `owner` for the token's end user's own files): a file the
+         *     caller can't read is a 404; one it can read but not delete (a `read` folder) is a 403.
+         */
         delete: operations["bucketDeleteObject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/objects/{objectId}/signed-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed link to a file
+         * @description A link that serves the file to anyone who holds it, without a key, until it expires
+         *     (`expires_in` seconds, 1 to 604800 = 7 days) or is revoked (revokeObjectSignedLink, or the
+         *     console). The way to show a private file in a page (`<img src>`). The caller must be allowed
+         *     to read the file (else 404). The link's secret is shown once, in `url`; it is stored hashed.
+         */
+        post: operations["createObjectSignedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/signed-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a signed link
+         * @description Stops a signed link at once, on every instance. Allowed with the secret key, or to a caller the
+         *     file's folder rule lets delete the file (else 404). Revoking a revoked link is a 200.
+         */
+        delete: operations["revokeObjectSignedLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/signed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file through a signed link
+         * @description Serves the file of a signed link while it is valid, with no key (ETag, Range, a CSP sandbox;
+         *     `download=1` asks for an attachment). Each answer with bytes (200 or 206) counts one download.
+         *     An expired link answers 403 "This signed link has expired", a revoked one 403 "This signed link
+         *     was revoked", an unknown one (or one whose file was deleted) 404.
+         */
+        get: operations["downloadSignedObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1585,9 +2233,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Turn two-factor authentication on or off
          * @description With MFA off: a call without mfa_code starts enrollment (returns secret and otpauth_url);
          *     a call with a valid mfa_code enables MFA and returns recovery codes. With MFA on: a call
          *     with a valid mfa_code (or recovery code) disables it. `action` makes the intent explicit.
+         *     The example (`enroll`) only starts an enrollment: two-factor authentication stays off until a code confirms it.
          */
         post: operations["toggleMfa"];
         delete?: never;
@@ -1606,8 +2256,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Read the usage of all the caller's projects
          * @description The caller's usage across all their projects for a range (default 7d): API requests by status
          *     class and site bandwidth per bucket, active end users per day, current totals and the plan's limits.
+         *     Changes nothing.
          */
         post: operations["getAccountUsage"];
         delete?: never;
@@ -1625,6 +2277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in a developer
+         * @description Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but sign-in bookkeeping (failure counts, the device).
+         */
         post: operations["loginAccount"];
         delete?: never;
         options?: never;
@@ -1641,6 +2297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Confirm an email address
+         * @description Confirms the account's address (or a changed address waiting for confirmation) with the token of the verification mail. The token works once; the example one is not real.
+         */
         post: operations["confirmEmail"];
         delete?: never;
         options?: never;
@@ -1657,6 +2317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Complete a sign-in with a second factor (alias of verifyMFACode)
+         * @description The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
+         */
         post: operations["verifyMfaCodeAlias"];
         delete?: never;
         options?: never;
@@ -1674,10 +2338,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Verify a completed checkout
          * @description Checks the provider's signature of `order_id|payment_id` (HMAC-SHA256) and, when it holds,
          *     changes the caller's plan to the order's: once per order. A repeated verification (or one
          *     after the webhook) changes nothing and says "already verified". A signature that does not
          *     hold is a 400 and changes nothing; another account's order is a 404.
+         *     The example's signature does not hold (400), so trying it as is changes nothing.
          */
         post: operations["verifyPayment"];
         delete?: never;
@@ -1695,6 +2361,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a developer token
+         * @description Answers "True" when the token is a valid, unrevoked developer token; any other token is a 401. Changes nothing.
+         */
         post: operations["verifyToken"];
         delete?: never;
         options?: never;
@@ -1709,7 +2379,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The link in the verification mail; redirects to the console's /email-verified page. */
+        /**
+         * Open a verification link
+         * @description The link in the verification mail; redirects to the console's /email-verified page.
+         *     Marks the address verified when the token holds; the example token is not a real one.
+         */
         get: operations["confirmEmailLink"];
         put?: never;
         post?: never;
@@ -1728,6 +2402,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Complete a sign-in with a second factor
+         * @description The second step of a sign-in with two-factor authentication: a 6-digit code from the authenticator app (or an unused recovery code, which is then spent) and the `mfa_token` of the password step. Answers "verified" and a developer token.
+         */
         post: operations["verifyMfaCode"];
         delete?: never;
         options?: never;
@@ -1744,6 +2422,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a developer token (alias of verify-token)
+         * @description The same call as verifyToken (POST /verify-token), under the name older clients use.
+         */
         post: operations["verifyTokenAlias"];
         delete?: never;
         options?: never;
@@ -1761,10 +2443,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Receive a Razorpay payment event
          * @description Razorpay's webhook (events order.paid and payment.captured upgrade the order's account, as
          *     verifyPayment does). `X-Razorpay-Signature` must be the HMAC-SHA256 of the raw body with
          *     RAZORPAY_WEBHOOK_SECRET; events are stored by `X-Razorpay-Event-Id`, so a delivery seen
          *     before changes nothing ("duplicate"). 404 when no webhook secret is configured.
+         *     Without Razorpay's signature (as when tried from this page) it is refused and changes nothing.
          */
         post: operations["razorpayWebhook"];
         delete?: never;
@@ -2262,7 +2946,15 @@ export interface components {
             primary_domain: string;
             project_id: string;
             project_name: string;
+            /** @description Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain (http://shop.localhost:3000 by default). */
+            site_url?: string;
             subdomain: string;
+        };
+        ProjectApiKeys: {
+            /** @description Safe in a web page: subject to the access rules. The same key as the authentication API key. */
+            publishable_key: string;
+            /** @description Server-side only: full access to the project's files and rows. The same key as the bucket API key. */
+            secret_key: string;
         };
         ProjectDetails: {
             /** Format: date-time */
@@ -2270,6 +2962,8 @@ export interface components {
             domain: string;
             id: string;
             project_name?: string;
+            /** @description Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain. */
+            site_url?: string;
             subdomain?: string;
             user_id: string;
         };
@@ -2303,13 +2997,42 @@ export interface components {
             s4xx: number;
             s5xx: number;
         };
+        SignedLink: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Answers with bytes (200 or 206) the link has served. */
+            download_count: number;
+            /** Format: date-time */
+            expires_at: string;
+            link_id: string;
+            /** @description The file's name. */
+            name?: string;
+            object_id: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description The link; only in the answer that created it. */
+            url?: string;
+        };
+        SignedLinkCreated: {
+            link: components["schemas"]["SignedLink"];
+            message: string;
+        };
+        SignedLinkRequest: {
+            /** @description Seconds until the link expires: 1 to 604800 (7 days). */
+            expires_in: number;
+        };
         Site: {
             deployment_id?: string | null;
             domain: string;
             project_id: string;
             project_name: string;
-            /** @enum {string} */
-            status: "live" | "building" | "failed" | "none";
+            /** @description Where the site is served: the scheme and port of PUBLIC_URL with the domain. */
+            site_url?: string;
+            /**
+             * @description unpublished: built deployments exist but none is served (activate one to publish again).
+             * @enum {string}
+             */
+            status: "live" | "building" | "failed" | "unpublished" | "none";
             type?: string | null;
             /** Format: date-time */
             updated_at?: string | null;
@@ -2356,6 +3079,40 @@ export interface components {
             domain: components["schemas"]["SiteDomain"];
             message: string;
         };
+        SiteEnv: {
+            limits: {
+                max_name_length: number;
+                /** @description Names and values of all variables together. */
+                max_total_bytes: number;
+                max_value_bytes: number;
+                max_variables: number;
+                /** @description Names the platform sets itself; refused. Names starting HOSTBASE_ are reserved too. */
+                reserved: string[];
+            };
+            /** @description Sorted by name. */
+            variables: components["schemas"]["SiteEnvVariable"][];
+        };
+        SiteEnvChange: components["schemas"]["SiteEnv"] & {
+            message: string;
+            /** @description Whether a running site process is being restarted with the new environment (Node, PHP and Flask sites; static sites have no process). */
+            restarted: boolean;
+        };
+        SiteEnvVariable: {
+            /** @description A POSIX environment variable name. */
+            name: string;
+            /** @description A secret is sealed at rest (AES-256-GCM under a key derived from JWT_SECRET) and never returned. */
+            secret: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The value; null for a secret (shown masked: it can be replaced or removed, never read back). */
+            value: string | null;
+        };
+        SiteEnvVariableInput: {
+            name: string;
+            /** @description Seal the value and never show it again (default false). */
+            secret?: boolean;
+            value: string;
+        };
         SiteTraffic: {
             activity: {
                 /** Format: date-time */
@@ -2392,17 +3149,45 @@ export interface components {
             verified: boolean;
             webmail_url?: string;
         };
+        /**
+         * @description Who may use a folder's files with the publishable key: `none` (no app access; the default),
+         *     `read` (anyone with the key may list and download; nobody may upload or delete), `signed_in`
+         *     (signed-in end users may list, download, upload and delete every file; the key alone gets
+         *     nothing), `owner` (each file belongs to the end user who uploaded it: an end user lists,
+         *     downloads and deletes only their own files, and uploads as themself). The secret key is not
+         *     subject to these rules.
+         * @example owner
+         * @enum {string}
+         */
+        StorageAccess: "none" | "read" | "signed_in" | "owner";
         StorageFile: {
             /** Format: date-time */
             created_at: string;
+            /** @description The folder it was uploaded to ("" for the root). */
+            folder?: string;
             /** @description JSON string, e.g. {"name":"cat.png"} */
             metadata: string;
             object_id: string;
             object_size: number;
             /** @description "folder" or a MIME type */
             object_type: string;
+            /** @description The end user who uploaded it (the owner rule), or null when uploaded by the console or the secret key alone. */
+            owner_id?: string | null;
             /** @description Share URL; its 6th slash-separated part is the share segment. */
             path: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A folder of the bucket: "" (the root) or up to 8 names joined by "/", each 1 to 63 letters,
+         *     digits, ".", "_" or "-", not starting with "." or "-" (so no "." or ".." parts), 255 characters
+         *     at most, no leading or trailing "/".
+         * @example avatars
+         */
+        StorageFolder: string;
+        StorageRule: {
+            access: components["schemas"]["StorageAccess"];
+            folder: components["schemas"]["StorageFolder"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -2527,15 +3312,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The operation is in the contract but not implemented by this server yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /**
          * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
@@ -2621,10 +3397,22 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The project's id (Project.id).
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
         ProjectId: string;
+        /** @example todos */
         TableName: string;
-        /** @description A table of the key's project. */
+        /**
+         * @description A table of the key's project.
+         * @example todos
+         */
         TableNameApp: string;
+        /**
+         * @description The token from the link in the mail.
+         * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+         */
         Token: string;
     };
     requestBodies: never;
@@ -2642,6 +3430,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description When given and not the current address, a confirmation link is mailed to it; the address becomes the account's only when the link is opened (see `pending_email`). */
                     email?: components["schemas"]["Email"];
@@ -2662,6 +3451,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "mfa_enabled": false,
+                     *       "plan": "hobby",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "notifications": {
+                     *         "email": true,
+                     *         "push": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -2683,6 +3487,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -2693,6 +3503,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "f3b1c2d4-1111-4a2b-9c3d-5e6f7a8b9c0d",
+                     *           "operation_id": "createProject",
+                     *           "summary": "Created project Todo app",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app",
+                     *           "ip": "203.0.113.7",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityPage"];
                 };
             };
@@ -2713,6 +3542,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -2726,6 +3560,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -2749,6 +3588,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -2761,6 +3605,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Lp4nH7wQ2xT9kB5mV3cR8zF1sD6gJ0aY",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2781,6 +3640,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "rT7xK2mQ9vL4pW8sZ1yN5bF3",
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: components["schemas"]["NewPassword"];
                     token: string;
@@ -2794,6 +3659,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Password has been reset"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2814,6 +3684,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -2828,6 +3704,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2858,6 +3749,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -2870,6 +3766,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "signed out"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2890,6 +3791,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -2903,6 +3810,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI5YjJkNGY2YSIsInByaiI6IjdjOWU2Njc5In0.N8p7d1gqVZ5f3lH2kR9sT0uW4xY6zA8bC1dE3fG5hI0",
+                     *       "refresh_token": "Vq3mX9pL2sK8dR4tY7wB1nF6hJ0cZ5gA",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "user": {
+                     *         "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *         "email": "grace@example.com",
+                     *         "email_verified": false,
+                     *         "last_login": "2026-11-21T14:05:12.000Z",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUserSession"];
                 };
             };
@@ -2940,6 +3862,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *       "email": "grace@example.com",
+                     *       "email_verified": false,
+                     *       "last_login": "2026-11-21T14:05:12.000Z",
+                     *       "created_at": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndUser"];
                 };
             };
@@ -2957,6 +3888,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "vT4xK2mQ9rL7pW8sZ1yN5bF3"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -2969,6 +3905,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2994,6 +3935,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Verification email sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3021,6 +3967,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": "hobby",
+                     *       "label": "Hobby",
+                     *       "provider": {
+                     *         "provider": "test",
+                     *         "name": "Test payments: no money moves"
+                     *       },
+                     *       "limits": {
+                     *         "projects": 3,
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000,
+                     *         "bandwidth_bytes": 5368709120,
+                     *         "mailboxes": 5
+                     *       },
+                     *       "usage": [
+                     *         {
+                     *           "limit": "projects",
+                     *           "label": "Projects",
+                     *           "used": 2,
+                     *           "allowed": 3,
+                     *           "unit": "count"
+                     *         },
+                     *         {
+                     *           "limit": "storage",
+                     *           "label": "Storage",
+                     *           "used": 104857600,
+                     *           "allowed": 1073741824,
+                     *           "unit": "bytes"
+                     *         }
+                     *       ],
+                     *       "payments": [],
+                     *       "plan_changes": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Billing"];
                 };
             };
@@ -3038,6 +4020,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "your-current-password",
+                 *       "new_password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     current_password: components["schemas"]["Password"];
                     new_password: components["schemas"]["NewPassword"];
@@ -3051,6 +4039,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "Password changed",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -3072,6 +4067,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subdomain": "todo-app"
+                 *     }
+                 */
                 "application/json": {
                     subdomain: string;
                 };
@@ -3084,6 +4084,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "available": true,
+                     *       "message": "Subdomain is available"
+                     *     }
+                     */
                     "application/json": {
                         available: boolean;
                         message?: string;
@@ -3109,6 +4115,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "message": "Hello! Do you offer a discount for student projects?"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     /** @description Trimmed; must not be only spaces. */
@@ -3124,6 +4137,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Message sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3144,6 +4162,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectName": "Todo app",
+                 *       "subdomain": "test",
+                 *       "description": "A shared todo list"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Trimmed; must not be only spaces. */
@@ -3159,6 +4184,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "project created",
+                     *       "project": {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         project: components["schemas"]["Project"];
@@ -3192,6 +4231,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "hobby"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     plan: "hobby" | "pro";
@@ -3205,6 +4249,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "created",
+                     *       "provider": "razorpay",
+                     *       "payment_id": null,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3227,6 +4284,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectName": "Todo app",
+                 *       "subdomain": "test",
+                 *       "description": "A shared todo list"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Trimmed; must not be only spaces. */
@@ -3242,6 +4306,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "project created",
+                     *       "project": {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         project: components["schemas"]["Project"];
@@ -3271,7 +4349,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
@@ -3312,13 +4393,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": -1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbDelete"];
             };
         };
@@ -3329,6 +4424,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3350,13 +4458,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "title": "Buy milk",
+                 *           "done": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbInsert"];
             };
         };
@@ -3367,6 +4488,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "inserted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3388,13 +4522,39 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "columns": [
+                 *         "id",
+                 *         "title",
+                 *         "done"
+                 *       ],
+                 *       "filters": [
+                 *         {
+                 *           "column": "done",
+                 *           "op": "eq",
+                 *           "value": false
+                 *         }
+                 *       ],
+                 *       "order": [
+                 *         {
+                 *           "column": "id",
+                 *           "ascending": false
+                 *         }
+                 *       ],
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbSelect"];
             };
         };
@@ -3405,6 +4565,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": 2,
+                     *           "title": "Write the docs",
+                     *           "done": false
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowPage"];
                 };
             };
@@ -3425,13 +4604,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A table of the key's project. */
+                /**
+                 * @description A table of the key's project.
+                 * @example todos
+                 */
                 table: components["parameters"]["TableNameApp"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": -1
+                 *         }
+                 *       ],
+                 *       "values": {
+                 *         "done": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbUpdate"];
             };
         };
@@ -3442,6 +4638,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "updated",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -3463,6 +4672,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The account's id (Account.id).
+                 * @example 2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3475,6 +4688,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "mfa_enabled": false,
+                     *       "plan": "hobby",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "notifications": {
+                     *         "email": true,
+                     *         "push": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -3501,6 +4729,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_verified: boolean;
@@ -3524,6 +4758,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -3534,6 +4774,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "id": "a1b2c3d4-2222-4e5f-8a9b-0c1d2e3f4a5b",
+                     *           "kind": "deploy_failed",
+                     *           "severity": "high",
+                     *           "message": "The deployment failed: package.json has no start script",
+                     *           "created_at": "2026-11-21T14:05:12.000Z",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
@@ -3555,6 +4814,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -3568,6 +4832,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -3590,6 +4859,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -3603,6 +4877,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": true
+                     *     }
+                     */
                     "application/json": {
                         message: boolean;
                     };
@@ -3631,6 +4910,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": {
+                     *         "status": "up",
+                     *         "driver": "postgres",
+                     *         "latency_ms": 1
+                     *       },
+                     *       "version": "0.1.0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -3662,6 +4952,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "domain": "todo-app.localhost",
+                     *         "status": "live",
+                     *         "type": "Static",
+                     *         "deployment_id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Site"][];
                 };
             };
@@ -3682,6 +4985,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "hobby"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     plan: "hobby" | "pro";
@@ -3695,6 +5003,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "created",
+                     *       "provider": "razorpay",
+                     *       "payment_id": null,
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": null,
+                     *       "checkout": {
+                     *         "provider": "razorpay",
+                     *         "name": "Hostbase",
+                     *         "key_id": "rzp_test_1DP5mmOlF5G5ag",
+                     *         "description": "Hostbase Pro plan",
+                     *         "prefill_email": "ada@example.com"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3717,6 +5045,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "order_test_4f2a9c1e7b3d5a8c0e6f2b4d"
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                 };
@@ -3729,6 +5062,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_test_4f2a9c1e7b3d5a8c0e6f2b4d",
+                     *       "payment_id": "pay_test_8c0e6f2b4d4f2a9c1e7b3d5a",
+                     *       "signature": "5f1e3a7c9b2d4f6e8a0c1b3d5f7e9a2c4b6d8f0e1a3c5b7d9f2e4a6c8b0d1f3e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
@@ -3757,6 +5097,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "hobby",
+                     *         "label": "Hobby",
+                     *         "price_inr": 0,
+                     *         "purchasable": true,
+                     *         "limits": {
+                     *           "projects": 3,
+                     *           "database_bytes": 524288000,
+                     *           "storage_bytes": 1073741824,
+                     *           "monthly_active_users": 10000,
+                     *           "bandwidth_bytes": 5368709120,
+                     *           "mailboxes": 5
+                     *         }
+                     *       },
+                     *       {
+                     *         "name": "pro",
+                     *         "label": "Pro",
+                     *         "price_inr": 1499,
+                     *         "purchasable": true,
+                     *         "limits": {
+                     *           "projects": null,
+                     *           "database_bytes": 8589934592,
+                     *           "storage_bytes": 107374182400,
+                     *           "monthly_active_users": 100000,
+                     *           "bandwidth_bytes": 536870912000,
+                     *           "mailboxes": 50
+                     *         }
+                     *       },
+                     *       {
+                     *         "name": "enterprise",
+                     *         "label": "Enterprise",
+                     *         "price_inr": null,
+                     *         "purchasable": false,
+                     *         "limits": {
+                     *           "projects": null,
+                     *           "database_bytes": null,
+                     *           "storage_bytes": null,
+                     *           "monthly_active_users": null,
+                     *           "bandwidth_bytes": null,
+                     *           "mailboxes": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Plan"][];
                 };
             };
@@ -3769,12 +5155,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -3785,7 +5181,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "f3b1c2d4-1111-4a2b-9c3d-5e6f7a8b9c0d",
+                     *           "operation_id": "createProject",
+                     *           "summary": "Created project Todo app",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app",
+                     *           "ip": "203.0.113.7",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getProjectApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "publishable_key": "hb_publishable_Zm9yIGRvY3Mgb25seTogbm90IGEgcmVhbCBrZXkgYXQgYWxs",
+                     *       "secret_key": "hb_secret_ZG9jcyBleGFtcGxlOiBub3QgYSByZWFsIHNlY3JldCBrZXkgYXQgYWxs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProjectApiKeys"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3803,12 +5258,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "a-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -3822,6 +5287,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3841,12 +5311,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
@@ -3861,6 +5340,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3879,12 +5363,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description When given, must be the email of the user with this user_id (else 400). */
                     email?: components["schemas"]["Email"];
@@ -3899,6 +5392,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3918,12 +5416,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "allowed_origins": [
+                 *         "https://todo-app.example.com"
+                 *       ],
+                 *       "site_url": "https://todo-app.example.com"
+                 *     }
+                 */
                 "application/json": {
                     allowed_origins?: components["schemas"]["Origin"][];
                     block_common_passwords?: boolean;
@@ -3938,6 +5448,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://todo-app.example.com"
+                     *       ],
+                     *       "site_url": "https://todo-app.example.com",
+                     *       "block_common_passwords": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthSettings"];
                 };
             };
@@ -3956,12 +5475,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Pagination"];
             };
         };
@@ -3972,6 +5500,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "users": [
+                     *         {
+                     *           "user_id": "9b2d4f6a-8c1e-4a3b-b5d7-0e9f1a2b3c4d",
+                     *           "email": "grace@example.com",
+                     *           "email_verified": false,
+                     *           "last_login": "2026-11-21T14:05:12.000Z",
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthUserList"];
                 };
             };
@@ -3990,6 +5535,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4002,6 +5551,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "hb_auth_8Wz1Nc6Yd0Sb5Ha4fJk9Qm2Xv7Lp3Rt"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                     };
@@ -4022,6 +5576,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4034,6 +5592,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "todo-app.localhost",
+                     *       "bucketId": "bkt_3f9a1c7e5b2d8f04",
+                     *       "api_key": "hb_bucket_4fJk9Qm2Xv7Lp3Rt8Wz1Nc6Yd0Sb5Ha"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                         bucketId: string;
@@ -4056,12 +5621,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     domain?: string;
                     uid?: string;
@@ -4075,6 +5645,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cpu_percent": 1.5,
+                     *       "mem_percent": 12.4,
+                     *       "rx_mb": 3.2,
+                     *       "tx_mb": 18.7,
+                     *       "status": "running",
+                     *       "restarts": 0,
+                     *       "last_exit": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContainerStats"];
                 };
             };
@@ -4093,12 +5674,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": {
+                 *         "name": "due_at",
+                 *         "type": "timestamptz"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbColumnSpec"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4112,6 +5706,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "due_at",
+                     *           "type": "timestamptz",
+                     *           "nullable": true,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4132,12 +5777,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "todos",
+                 *       "columns": [
+                 *         {
+                 *           "name": "title",
+                 *           "type": "text",
+                 *           "not_null": true
+                 *         },
+                 *         {
+                 *           "name": "done",
+                 *           "type": "boolean",
+                 *           "not_null": true,
+                 *           "default": "false"
+                 *         }
+                 *       ],
+                 *       "access": "signed_in"
+                 *     }
+                 */
                 "application/json": {
                     access?: components["schemas"]["DbAccess"];
                     columns: components["schemas"]["DbColumnSpec"][];
@@ -4152,6 +5820,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 0,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 16384,
+                     *       "last_modified": "2026-11-20T09:30:00.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4172,12 +5882,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": "done"
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbIdentifier"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4191,6 +5911,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4210,12 +5963,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "todos",
+                 *       "confirm": "todos"
+                 *     }
+                 */
                 "application/json": {
                     confirm: string;
                     name: components["schemas"]["DbIdentifier"];
@@ -4229,6 +5992,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "dropped"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4248,12 +6016,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "column": "title",
+                 *       "new_name": "headline"
+                 *     }
+                 */
                 "application/json": {
                     column: components["schemas"]["DbIdentifier"];
                     new_name: components["schemas"]["DbIdentifier"];
@@ -4268,6 +6047,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "headline",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "signed_in"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4287,12 +6108,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "table": "todos",
+                 *       "access": "owner"
+                 *     }
+                 */
                 "application/json": {
                     access: components["schemas"]["DbAccess"];
                     table: components["schemas"]["DbIdentifier"];
@@ -4306,6 +6137,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "todos",
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "bigint",
+                     *           "nullable": false,
+                     *           "primary_key": true,
+                     *           "unique": true,
+                     *           "default": "auto_increment",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "done",
+                     *           "type": "boolean",
+                     *           "nullable": false,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": "false",
+                     *           "references": null
+                     *         },
+                     *         {
+                     *           "name": "owner_id",
+                     *           "type": "uuid",
+                     *           "nullable": true,
+                     *           "primary_key": false,
+                     *           "unique": false,
+                     *           "default": null,
+                     *           "references": null
+                     *         }
+                     *       ],
+                     *       "primary_key": [
+                     *         "id"
+                     *       ],
+                     *       "row_count": 42,
+                     *       "row_count_estimated": false,
+                     *       "size_bytes": 32768,
+                     *       "last_modified": "2026-11-21T14:05:12.000Z",
+                     *       "access": "owner"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTable"];
                 };
             };
@@ -4325,12 +6207,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "select id, title from todos order by id limit 10"
+                 *     }
+                 */
                 "application/json": {
                     query: string;
                 };
@@ -4343,6 +6234,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "columns": [
+                     *         {
+                     *           "name": "id",
+                     *           "type": "int8"
+                     *         },
+                     *         {
+                     *           "name": "title",
+                     *           "type": "text"
+                     *         }
+                     *       ],
+                     *       "rows": [
+                     *         [
+                     *           1,
+                     *           "Buy milk"
+                     *         ],
+                     *         [
+                     *           2,
+                     *           "Write the docs"
+                     *         ]
+                     *       ],
+                     *       "row_count": 2,
+                     *       "truncated": false,
+                     *       "duration_ms": 1.8
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbSqlResult"];
                 };
             };
@@ -4371,12 +6289,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4387,6 +6310,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tables": [
+                     *         {
+                     *           "name": "todos",
+                     *           "columns": [
+                     *             {
+                     *               "name": "id",
+                     *               "type": "bigint",
+                     *               "nullable": false,
+                     *               "primary_key": true,
+                     *               "unique": true,
+                     *               "default": "auto_increment",
+                     *               "references": null
+                     *             },
+                     *             {
+                     *               "name": "title",
+                     *               "type": "text",
+                     *               "nullable": false,
+                     *               "primary_key": false,
+                     *               "unique": false,
+                     *               "default": null,
+                     *               "references": null
+                     *             },
+                     *             {
+                     *               "name": "done",
+                     *               "type": "boolean",
+                     *               "nullable": false,
+                     *               "primary_key": false,
+                     *               "unique": false,
+                     *               "default": "false",
+                     *               "references": null
+                     *             }
+                     *           ],
+                     *           "primary_key": [
+                     *             "id"
+                     *           ],
+                     *           "row_count": 42,
+                     *           "row_count_estimated": false,
+                     *           "size_bytes": 32768,
+                     *           "last_modified": "2026-11-21T14:05:12.000Z",
+                     *           "access": "signed_in"
+                     *         }
+                     *       ],
+                     *       "size_bytes": 8388608,
+                     *       "usage_bytes": 8388608,
+                     *       "limit_bytes": 524288000
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbTableList"];
                 };
             };
@@ -4405,13 +6377,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbDelete"];
             };
         };
@@ -4422,6 +6410,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4442,13 +6443,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "title": "Buy milk",
+                 *           "done": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbInsert"];
             };
         };
@@ -4459,6 +6475,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "inserted",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4479,13 +6508,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "done",
+                 *           "op": "eq",
+                 *           "value": false
+                 *         }
+                 *       ],
+                 *       "order": [
+                 *         {
+                 *           "column": "id",
+                 *           "ascending": true
+                 *         }
+                 *       ],
+                 *       "page": 1,
+                 *       "count": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbSelect"];
             };
         };
@@ -4496,6 +6549,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": false
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowPage"];
                 };
             };
@@ -4515,13 +6583,32 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
+                /** @example todos */
                 table: components["parameters"]["TableName"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "column": "id",
+                 *           "op": "eq",
+                 *           "value": 1
+                 *         }
+                 *       ],
+                 *       "values": {
+                 *         "done": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DbUpdate"];
             };
         };
@@ -4532,6 +6619,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "updated",
+                     *       "count": 1,
+                     *       "rows": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Buy milk",
+                     *           "done": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbRowsChanged"];
                 };
             };
@@ -4552,12 +6652,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirm": "todo-app"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
                     confirm: string;
@@ -4571,6 +6680,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -4589,6 +6703,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4601,6 +6719,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deployments": [
+                     *         {
+                     *           "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "type": "Static",
+                     *           "status": "live",
+                     *           "live": true,
+                     *           "size_bytes": 48213,
+                     *           "file_count": 12,
+                     *           "root": "dist",
+                     *           "error": null,
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "live_deployment_id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11"
+                     *     }
+                     */
                     "application/json": {
                         deployments: components["schemas"]["Deployment"][];
                         live_deployment_id?: string | null;
@@ -4622,7 +6759,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4635,6 +6780,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Deployment is live",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 12,
+                     *         "root": "dist",
+                     *         "error": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
@@ -4656,7 +6818,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4669,6 +6839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "build_log": "Extracted 12 files (48 KB) into dist\nStatic site: no build step\n",
+                     *       "runtime_log": ""
+                     *     }
+                     */
                     "application/json": {
                         build_log: string;
                         runtime_log: string;
@@ -4690,12 +6866,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1,
+                 *       "page_size": 50
+                 *     }
+                 */
                 "application/json": components["schemas"]["ActivityPaging"];
             };
         };
@@ -4706,6 +6892,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "id": "a1b2c3d4-2222-4e5f-8a9b-0c1d2e3f4a5b",
+                     *           "kind": "deploy_failed",
+                     *           "severity": "high",
+                     *           "message": "The deployment failed: package.json has no start script",
+                     *           "created_at": "2026-11-21T14:05:12.000Z",
+                     *           "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *           "project_name": "Todo app"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 50,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectErrorPage"];
                 };
             };
@@ -4724,6 +6929,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4764,6 +6973,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4797,11 +7010,66 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    deleteSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "shop"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Must equal the project's subdomain (compared trimmed and in lower case), else 400. */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     listSiteDomains: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4827,11 +7095,245 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    listSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's environment, sorted by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "name": "STRIPE_KEY",
+                     *           "secret": true,
+                     *           "value": null,
+                     *           "updated_at": "2026-11-24T20:16:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnv"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": [
+                 *         {
+                 *           "name": "API_BASE",
+                 *           "value": "https://api.example.com"
+                 *         },
+                 *         {
+                 *           "name": "STRIPE_KEY",
+                 *           "value": "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                 *           "secret": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    variables: components["schemas"]["SiteEnvVariableInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Saved; the site restarts with it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Environment saved; the site is restarting with it.",
+                     *       "restarted": true,
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "name": "STRIPE_KEY",
+                     *           "secret": true,
+                     *           "value": null,
+                     *           "updated_at": "2026-11-24T20:16:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnvChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    unsetSiteEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "names": [
+                 *         "STRIPE_KEY"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    names: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Removed; the site restarts without them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Environment saved; the site is restarting with it.",
+                     *       "restarted": true,
+                     *       "variables": [
+                     *         {
+                     *           "name": "API_BASE",
+                     *           "secret": false,
+                     *           "value": "https://api.example.com",
+                     *           "updated_at": "2026-11-24T20:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "max_variables": 100,
+                     *         "max_name_length": 128,
+                     *         "max_value_bytes": 32768,
+                     *         "max_total_bytes": 65536,
+                     *         "reserved": [
+                     *           "PORT",
+                     *           "PATH",
+                     *           "NODE_ENV",
+                     *           "HOME",
+                     *           "PWD",
+                     *           "HOSTNAME"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteEnvChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     removeSiteDomain: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4868,6 +7370,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4880,7 +7386,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "traffic": [
+                     *         {
+                     *           "label": "Nov 20",
+                     *           "requests": 1280
+                     *         }
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "status": 404,
+                     *           "path": "/favicon.ico",
+                     *           "count": 37,
+                     *           "severity": "low",
+                     *           "last_seen": "2026-11-21T14:05:12.000Z"
+                     *         }
+                     *       ],
+                     *       "activity": [
+                     *         {
+                     *           "message": "Deployment is live",
+                     *           "at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SiteTraffic"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    unpublishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unpublished (also when it already was) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "unpublished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4898,6 +7468,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -4935,12 +7509,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file_ids": [
+                 *         "c56a4180-65aa-42ec-a945-5fd21dec0538"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     file_ids: string[];
                 };
@@ -4953,6 +7538,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted",
+                     *       "deleted": 1
+                     *     }
+                     */
                     "application/json": {
                         deleted: number;
                         message: string;
@@ -4974,12 +7565,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "page": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Pagination"];
             };
         };
@@ -4990,7 +7590,371 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *           "object_type": "image/png",
+                     *           "object_size": 48213,
+                     *           "metadata": "{\"name\":\"avatar.png\"}",
+                     *           "path": "",
+                     *           "created_at": "2026-11-20T09:30:00.000Z",
+                     *           "updated_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null,
+                     *       "usage_bytes": 152043520,
+                     *       "files_bytes": 104857600,
+                     *       "hosting_bytes": 47185920,
+                     *       "quota_bytes": 1073741824
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listStorageRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules, by folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "folder": "",
+                     *           "access": "none",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "folder": "avatars",
+                     *           "access": "owner",
+                     *           "updated_at": "2026-11-24T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "folder": "public",
+                     *           "access": "read",
+                     *           "updated_at": "2026-11-24T10:06:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        rules: components["schemas"]["StorageRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStorageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "folder": "avatars"
+                 *     }
+                 */
+                "application/json": {
+                    folder: components["schemas"]["StorageFolder"];
+                };
+            };
+        };
+        responses: {
+            /** @description "deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setStorageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "folder": "avatars",
+                 *       "access": "owner"
+                 *     }
+                 */
+                "application/json": {
+                    access: components["schemas"]["StorageAccess"];
+                    folder: components["schemas"]["StorageFolder"];
+                };
+            };
+        };
+        responses: {
+            /** @description "saved" and the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "rule": {
+                     *         "folder": "avatars",
+                     *         "access": "owner",
+                     *         "updated_at": "2026-11-24T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["StorageRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSignedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Only the links of this file. */
+                    object_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "links": [
+                     *         {
+                     *           "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "name": "me.png",
+                     *           "expires_at": "2026-11-24T11:00:00.000Z",
+                     *           "revoked_at": null,
+                     *           "download_count": 3,
+                     *           "created_at": "2026-11-24T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        links: components["schemas"]["SignedLink"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                 *       "expires_in": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedLinkRequest"] & {
+                    object_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new link, with its URL (shown only now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "link": {
+                     *         "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/signed/hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ",
+                     *         "expires_at": "2026-11-25T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "download_count": 0,
+                     *         "created_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedLinkCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                 *     }
+                 */
+                "application/json": {
+                    link_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description "revoked" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "revoked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5008,6 +7972,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5020,6 +7988,7 @@ export interface operations {
                      * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
                      */
                     file: string;
+                    folder?: components["schemas"]["StorageFolder"];
                     /** @description When given, must equal the project in the path (else 400). */
                     project_id?: string;
                 };
@@ -5032,6 +8001,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "file": {
+                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "object_type": "image/png",
+                     *         "object_size": 48213,
+                     *         "metadata": "{\"name\":\"avatar.png\"}",
+                     *         "path": "",
+                     *         "created_at": "2026-11-20T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         file?: components["schemas"]["StorageFile"];
                         message: string;
@@ -5053,15 +8036,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "publishable"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
-                    key: "bucket" | "authentication";
+                    key: "publishable" | "secret" | "bucket" | "authentication";
                 };
             };
         };
@@ -5072,6 +8064,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "key rotated",
+                     *       "api_key": "hb_publishable_Zm9yIGRvY3Mgb25seTogbm90IGEgcmVhbCBrZXkgYXQgYWxs"
+                     *     }
+                     */
                     "application/json": {
                         api_key: string;
                         message: string;
@@ -5093,12 +8091,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5111,6 +8118,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "email": "hello@example.com",
+                     *         "created": "2026-11-20T09:30:00.000Z",
+                     *         "status": "active",
+                     *         "active": true,
+                     *         "quota": 5368709120,
+                     *         "used": 1048576
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["EmailAccount"][];
                 };
             };
@@ -5130,12 +8149,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello",
+                 *       "domain": "example.com",
+                 *       "password": "Mailbox-Pass1!"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                     /** @description The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists". */
@@ -5151,6 +8181,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "created"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5179,12 +8214,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5197,6 +8241,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "added"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5216,12 +8265,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello@example.com",
+                 *       "password": "New-Mailbox-Pass2!"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: components["schemas"]["MailboxPassword"];
@@ -5235,6 +8294,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "changed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5254,12 +8318,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "hello@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -5272,6 +8345,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "removed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5291,12 +8369,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5309,6 +8396,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "removed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5327,12 +8419,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     project_id?: string;
                 };
@@ -5345,6 +8442,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "example.com",
+                     *       "date": "2026-11-20T09:30:00.000Z",
+                     *       "verified": false,
+                     *       "dnsRecords": [
+                     *         {
+                     *           "type": "MX",
+                     *           "host": "@",
+                     *           "value": "mail.localhost",
+                     *           "priority": 10,
+                     *           "ttl": 3600,
+                     *           "purpose": "Receive mail"
+                     *         },
+                     *         {
+                     *           "type": "TXT",
+                     *           "host": "@",
+                     *           "value": "v=spf1 mx -all",
+                     *           "ttl": 3600,
+                     *           "purpose": "SPF"
+                     *         }
+                     *       ],
+                     *       "mail_servers_attached": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["SmtpDomainDetails"];
                 };
             };
@@ -5363,12 +8485,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
                 };
@@ -5381,6 +8512,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5400,6 +8536,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -5427,6 +8567,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Project deployed!",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "Static",
+                     *         "status": "live",
+                     *         "live": true,
+                     *         "size_bytes": 48213,
+                     *         "file_count": 12,
+                     *         "root": "dist",
+                     *         "error": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
@@ -5448,12 +8605,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 projectId: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "range": "7d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageQuery"];
             };
         };
@@ -5464,6 +8630,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "range": "7d",
+                     *       "bucket": "day",
+                     *       "from": "2026-11-14T00:00:00.000Z",
+                     *       "to": "2026-11-21T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "requests": {
+                     *             "s2xx": 1204,
+                     *             "s3xx": 12,
+                     *             "s4xx": 37,
+                     *             "s5xx": 0
+                     *           },
+                     *           "bandwidth_bytes": 73400320
+                     *         }
+                     *       ],
+                     *       "active_users": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "users": 58
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "requests": {
+                     *           "s2xx": 8210,
+                     *           "s3xx": 80,
+                     *           "s4xx": 211,
+                     *           "s5xx": 2
+                     *         },
+                     *         "bandwidth_bytes": 513802240,
+                     *         "database_bytes": 8388608,
+                     *         "storage_bytes": 104857600,
+                     *         "active_users_month": 240,
+                     *         "requests_per_second": 0.014
+                     *       },
+                     *       "limits": {
+                     *         "plan": "hobby",
+                     *         "label": "Hobby",
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
@@ -5486,6 +8698,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+                 *     }
+                 */
                 "application/json": {
                     project_id: string;
                 };
@@ -5498,6 +8715,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *       "domain": "todo-app.localhost",
+                     *       "user_id": "2f1b8c4e-5d3a-4e6f-9b7a-1c2d3e4f5a6b",
+                     *       "project_name": "Todo app",
+                     *       "subdomain": "todo-app",
+                     *       "created_at": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectDetails"];
                 };
             };
@@ -5525,6 +8752,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "project_name": "Todo app",
+                     *         "description": "A shared todo list",
+                     *         "subdomain": "todo-app",
+                     *         "primary_domain": "todo-app.localhost",
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Project"][];
                 };
             };
@@ -5545,6 +8785,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     email: components["schemas"]["Email"];
                     name: components["schemas"]["Name"];
@@ -5559,6 +8806,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "Account created",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -5576,12 +8830,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The token from the link in the mail.
+                 * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+                 */
                 token: components["parameters"]["Token"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: components["schemas"]["NewPassword"];
                 };
@@ -5594,6 +8857,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Password has been reset"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5613,7 +8881,15 @@ export interface operations {
             };
             header?: never;
             path: {
+                /**
+                 * @description The file's object_id.
+                 * @example c56a4180-65aa-42ec-a945-5fd21dec0538
+                 */
                 objectId: string;
+                /**
+                 * @description The share link's secret segment.
+                 * @example Zk3xQ9mV2pL7sR4tY8wB1nF6hJ0c
+                 */
                 segment: string;
             };
             cookie?: never;
@@ -5668,6 +8944,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Verification email sent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5683,6 +8964,12 @@ export interface operations {
     bucketListObjects: {
         parameters: {
             query?: {
+                /**
+                 * @description Only files in this folder and its subfolders.
+                 * @example avatars
+                 */
+                folder?: components["schemas"]["StorageFolder"];
+                /** @example 1 */
                 page?: number;
             };
             header?: never;
@@ -5691,12 +8978,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the bucket's files */
+            /** @description A page of the files the caller may read */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "object_type": "image/png",
+                     *           "object_size": 20480,
+                     *           "metadata": "{\"name\":\"me.png\"}",
+                     *           "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "folder": "avatars",
+                     *           "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
+                     *           "created_at": "2026-11-24T10:00:00.000Z",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 100,
+                     *       "next_page": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileList"];
                 };
             };
@@ -5721,6 +9029,7 @@ export interface operations {
                      * @description The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type.
                      */
                     file: string;
+                    folder?: components["schemas"]["StorageFolder"];
                 };
             };
         };
@@ -5731,6 +9040,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "saved",
+                     *       "file": {
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "object_type": "image/png",
+                     *         "object_size": 20480,
+                     *         "metadata": "{\"name\":\"me.png\"}",
+                     *         "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "folder": "avatars",
+                     *         "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
+                     *         "created_at": "2026-11-24T10:00:00.000Z",
+                     *         "updated_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         file: components["schemas"]["StorageFile"];
                         message: string;
@@ -5739,6 +9064,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5750,6 +9076,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
                 objectId: string;
             };
             cookie?: never;
@@ -5787,6 +9114,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     bucketDeleteObject: {
@@ -5794,6 +9122,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
                 objectId: string;
             };
             cookie?: never;
@@ -5806,6 +9135,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createObjectSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its URL (shown only now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "link": {
+                     *         "link_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/signed/hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ",
+                     *         "expires_at": "2026-11-24T11:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "download_count": 0,
+                     *         "created_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedLinkCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeObjectSignedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "revoked" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "revoked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5819,6 +9244,55 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    downloadSignedObject: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                download?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @example hbs_Q2x0V1l4bXBsZS1zaWduZWQtbGluay1zZWNyZXQ */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type stored at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description A range, with the Content-Type stored at upload */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
+        };
+    };
     toggleMfa: {
         parameters: {
             query?: never;
@@ -5828,6 +9302,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "enroll"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action?: "enroll" | "enable" | "disable";
@@ -5842,6 +9321,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Scan the code with your authenticator app, then confirm with a code",
+                     *       "mfa_enabled": false,
+                     *       "secret": "JBSWY3DPEHPK3PXP",
+                     *       "otpauth_url": "otpauth://totp/Hostbase:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Hostbase"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MfaToggleAnswer"];
                 };
             };
@@ -5863,6 +9350,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "range": "7d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageQuery"];
             };
         };
@@ -5873,6 +9365,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "range": "7d",
+                     *       "bucket": "day",
+                     *       "from": "2026-11-14T00:00:00.000Z",
+                     *       "to": "2026-11-21T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "requests": {
+                     *             "s2xx": 1204,
+                     *             "s3xx": 12,
+                     *             "s4xx": 37,
+                     *             "s5xx": 0
+                     *           },
+                     *           "bandwidth_bytes": 73400320
+                     *         }
+                     *       ],
+                     *       "active_users": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "users": 58
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "requests": {
+                     *           "s2xx": 8210,
+                     *           "s3xx": 80,
+                     *           "s4xx": 211,
+                     *           "s5xx": 2
+                     *         },
+                     *         "bandwidth_bytes": 513802240,
+                     *         "database_bytes": 8388608,
+                     *         "storage_bytes": 104857600,
+                     *         "active_users_month": 240,
+                     *         "requests_per_second": 0.014
+                     *       },
+                     *       "limits": {
+                     *         "plan": "hobby",
+                     *         "label": "Hobby",
+                     *         "database_bytes": 524288000,
+                     *         "storage_bytes": 1073741824,
+                     *         "monthly_active_users": 10000
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
@@ -5893,6 +9431,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -5908,6 +9452,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Login successful",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
@@ -5929,6 +9480,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "kX2v9QmT4pL8sR1wZ7yN3bF6"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -5941,6 +9497,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -5961,6 +9522,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "mfa_code": "123456",
+                 *       "mfa_token": "mfa_5b4a39281706f5e4c3d2"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -5978,6 +9546,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "verified",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -5999,6 +9575,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "order_NdX3b2V1c0Zy9a",
+                 *       "payment_id": "pay_NdX4c3W2d1Az0b",
+                 *       "signature": "5f1e3a7c9b2d4f6e8a0c1b3d5f7e9a2c4b6d8f0e1a3c5b7d9f2e4a6c8b0d1f3e"
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                     payment_id: string;
@@ -6013,6 +9596,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": "order_NdX3b2V1c0Zy9a",
+                     *       "plan": "pro",
+                     *       "amount": 149900,
+                     *       "currency": "INR",
+                     *       "status": "paid",
+                     *       "provider": "razorpay",
+                     *       "payment_id": "pay_NdX4c3W2d1Az0b",
+                     *       "created_at": "2026-11-20T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T14:05:12.000Z",
+                     *       "message": "verified",
+                     *       "account_plan": "pro"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6035,6 +9633,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -6047,6 +9650,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6063,6 +9671,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The token from the link in the mail.
+                 * @example kX2v9QmT4pL8sR1wZ7yN3bF6
+                 */
                 token: components["parameters"]["Token"];
             };
             cookie?: never;
@@ -6091,6 +9703,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "mfa_code": "123456",
+                 *       "mfa_token": "mfa_5b4a39281706f5e4c3d2"
+                 *     }
+                 */
                 "application/json": {
                     device_token?: components["schemas"]["DeviceToken"];
                     email: components["schemas"]["Email"];
@@ -6108,6 +9727,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "message": "verified",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t",
+                     *       "device_token": "dT9xK2mQ7vL4pR8sW1zY5nB3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenAnswer"];
                 };
             };
@@ -6129,6 +9756,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyZjFiOGM0ZS01ZDNhIn0.kR9sT0uW4xY6zA8bC1dE3fG5hI7jK9lM1nO3pQ5rS7t"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -6141,6 +9773,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "True"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6161,6 +9798,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entity": "event",
+                 *       "event": "order.paid",
+                 *       "payload": {
+                 *         "order": {
+                 *           "entity": {
+                 *             "id": "order_NdX3b2V1c0Zy9a",
+                 *             "status": "paid"
+                 *           }
+                 *         },
+                 *         "payment": {
+                 *           "entity": {
+                 *             "id": "pay_NdX4c3W2d1Az0b",
+                 *             "order_id": "order_NdX3b2V1c0Zy9a",
+                 *             "status": "captured"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": Record<string, never>;
             };
         };
@@ -6171,6 +9829,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "processed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };

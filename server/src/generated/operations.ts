@@ -127,6 +127,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "createObjectSignedLink",
+    "method": "POST",
+    "path": "/storage/v1/objects/{objectId}/signed-links",
+    "tag": "bucket"
+  },
+  {
     "operationId": "createOrder",
     "method": "POST",
     "path": "/create-order/",
@@ -143,6 +149,12 @@ export const operations = [
     "method": "POST",
     "path": "/create_project",
     "tag": "projects"
+  },
+  {
+    "operationId": "createSignedLink",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links/create",
+    "tag": "storage"
   },
   {
     "operationId": "deleteAuthUser",
@@ -169,10 +181,28 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "deleteSite",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/delete",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "deleteStorageRule",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules/delete",
+    "tag": "storage"
+  },
+  {
     "operationId": "downloadObject",
     "method": "GET",
     "path": "/s3/object-storage/{segment}/{objectId}",
     "tag": "storage"
+  },
+  {
+    "operationId": "downloadSignedObject",
+    "method": "GET",
+    "path": "/storage/v1/signed/{token}",
+    "tag": "bucket"
   },
   {
     "operationId": "dropDbColumn",
@@ -319,6 +349,12 @@ export const operations = [
     "tag": "system"
   },
   {
+    "operationId": "getProjectApiKeys",
+    "method": "POST",
+    "path": "/project/{projectId}/api-keys",
+    "tag": "projects"
+  },
+  {
     "operationId": "getProjectDetails",
     "method": "POST",
     "path": "/project/project-details/",
@@ -409,9 +445,21 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "listSignedLinks",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links",
+    "tag": "storage"
+  },
+  {
     "operationId": "listSiteDomains",
     "method": "POST",
     "path": "/project/{projectId}/hosting/domains",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "listSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env",
     "tag": "hosting"
   },
   {
@@ -425,6 +473,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/smtp/accounts",
     "tag": "smtp"
+  },
+  {
+    "operationId": "listStorageRules",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules",
+    "tag": "storage"
   },
   {
     "operationId": "loginAccount",
@@ -481,6 +535,18 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "revokeObjectSignedLink",
+    "method": "DELETE",
+    "path": "/storage/v1/signed-links/{linkId}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "revokeSignedLink",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/signed-links/revoke",
+    "tag": "storage"
+  },
+  {
     "operationId": "rotateProjectKey",
     "method": "POST",
     "path": "/project/{projectId}/rotate-key",
@@ -511,6 +577,18 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "setSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env/set",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "setStorageRule",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/rules/set",
+    "tag": "storage"
+  },
+  {
     "operationId": "startPayment",
     "method": "POST",
     "path": "/pay",
@@ -533,6 +611,18 @@ export const operations = [
     "method": "POST",
     "path": "/toggle-mfa",
     "tag": "accounts"
+  },
+  {
+    "operationId": "unpublishSite",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/unpublish",
+    "tag": "hosting"
+  },
+  {
+    "operationId": "unsetSiteEnv",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/env/unset",
+    "tag": "hosting"
   },
   {
     "operationId": "updateAuthSettings",

@@ -5,14 +5,21 @@ import type { FastifyRequest } from 'fastify';
 import { Errors } from './errors';
 import type { AccountRow } from '../modules/accounts/accounts.tables';
 import type { ProjectRow } from '../modules/projects/projects.tables';
+
+/** The two app keys of a project: publishable (safe in a page, under the access rules) and secret (server-side, full access). */
+export type ProjectKeyRole = 'publishable' | 'secret';
 import type { EndUserRow } from '../modules/auth-users/auth-users.tables';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the bearerAuth verifier. */
     account?: AccountRow;
-    /** Set by the bucketKey / authKey verifiers: the key's project. */
+    /** Set by the projectKey / bucketKey / authKey verifiers: the key's project. */
     project?: ProjectRow;
+    /** Set with project: which of the project's keys the call carries. */
+    projectKeyKind?: ProjectKeyRole;
+    /** Set with project: the header the key came in (X-Hostbase-Key, or the deprecated x-api-key). */
+    projectKeyHeader?: 'x-hostbase-key' | 'x-api-key';
     /** Set by the endUserBearer verifier. */
     endUser?: EndUserRow;
   }
@@ -30,7 +37,34 @@ export function keyProject(req: FastifyRequest): ProjectRow {
   return req.project;
 }
 
-/** The signed-in end user (endUserBearer, after authKey). */
+/**
+ * An app's call: the key's project, which key (the publishable key is subject to the access
+ * rules; the secret key alone is not), and the end user of a verified token. A token that was
+ * sent but did not verify is a 401, never a silently anonymous call (the contract's key-only
+ * alternative lets such a call through to here).
+ */
+export interface AppCaller {
+  project: ProjectRow;
+  key: ProjectKeyRole;
+  endUser?: EndUserRow;
+}
+
+export function appCaller(req: FastifyRequest): AppCaller {
+  const project = keyProject(req);
+  if (!req.endUser) {
+    if (req.headers['x-hostbase-user-token'] !== undefined) throw Errors.unauthorized('Invalid or expired access token');
+    if (req.headers.authorization !== undefined) {
+      throw Errors.unauthorized(
+        req.projectKeyHeader === 'x-hostbase-key'
+          ? "Send the end user's access token in the X-Hostbase-User-Token header with X-Hostbase-Key (Authorization: Bearer goes with the deprecated x-api-key)"
+          : 'Invalid or expired access token',
+      );
+    }
+  }
+  return { project, key: req.projectKeyKind ?? 'publishable', endUser: req.endUser };
+}
+
+/** The signed-in end user (endUserToken after projectKey, or endUserBearer after authKey). */
 export function currentEndUser(req: FastifyRequest): EndUserRow {
   if (!req.endUser) throw Errors.unauthorized();
   return req.endUser;

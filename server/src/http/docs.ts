@@ -7,10 +7,26 @@ import type { Config } from '../config';
 import { loadSpec } from './contract';
 import { docsSecurityHeaders } from './security-headers';
 
+/**
+ * The contract as served: the committed file with its templated `servers` entry replaced by this
+ * platform's absolute API address (`{PUBLIC_URL}/api`) first, so that a generated client, Swagger
+ * UI or Postman imported from /api/openapi.json knows where to send calls without being told.
+ */
+export function servedSpec(config: Pick<Config, 'publicUrl'>): ReturnType<typeof loadSpec> {
+  const spec = loadSpec();
+  spec.servers = [
+    { url: `${config.publicUrl}/api`, description: 'This Hostbase platform (its PUBLIC_URL)' },
+    // Swagger UI reached through another address than PUBLIC_URL (127.0.0.1 for localhost, a
+    // proxy's name) can pick this one: "Try it out" then stays on the page's own origin.
+    { url: '/api', description: 'The address this page was loaded from' },
+  ];
+  return spec;
+}
+
 export const docsPlugin = fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
     // Parsed and serialised once at start, not per request.
-    const spec = loadSpec();
+    const spec = servedSpec(config);
     const specYaml = YAML.stringify(spec);
     const specJson = JSON.stringify(spec);
     app.get('/api/openapi.yaml', async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(specYaml));
@@ -18,7 +34,7 @@ export const docsPlugin = fp(
     app.register(async (instance) => {
       const { default: swagger } = await import('@fastify/swagger');
       const { default: swaggerUi } = await import('@fastify/swagger-ui');
-      await instance.register(swagger, { mode: 'static', specification: { document: loadSpec() as never } });
+      await instance.register(swagger, { mode: 'static', specification: { document: servedSpec(config) as never } });
       await docsSecurityHeaders(instance, config);
       await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json', validatorUrl: null } as never });
     });

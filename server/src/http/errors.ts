@@ -76,6 +76,12 @@ export const Errors = {
   notImplemented: (operationId: string) =>
     new AppError(501, ErrorCode.NotImplemented, `${operationId} is in the contract but not implemented yet`),
   unavailable: (message = 'Service temporarily unavailable') => new AppError(503, ErrorCode.Unavailable, message),
+  /** The disk (DATA_DIR) is full or over its quota: nothing was saved. */
+  diskFull: () =>
+    new AppError(503, ErrorCode.Unavailable, "The server's disk is full, so nothing was saved. Try again later (an operator has to free space).", { 'retry-after': '60' }),
+  /** The database or the file store could not be reached (down, restarting, or the network to it cut). */
+  backendDown: () =>
+    new AppError(503, ErrorCode.Unavailable, 'A service the platform depends on (its database or file storage) cannot be reached right now. Try again shortly.', { 'retry-after': '5' }),
   /** PostgreSQL refused a project's statement (syntax, unknown column, timeout): its own message. */
   queryFailed: (message: string) => new AppError(422, ErrorCode.QueryFailed, message),
 } as const;
@@ -121,9 +127,32 @@ function fromFastify(err: FastifyError): AppError | undefined {
   return undefined;
 }
 
+/** Codes of a full disk (ENOSPC; EDQUOT: the user's quota on it). */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+/** Codes of a backing service out of reach: the network (pg, the S3 client) or PostgreSQL itself going away. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+/** SQLSTATEs of a server going away: connection exceptions (08…), shutdowns and starts (57P01–57P03). */
+const PG_GONE = /^(08...|57P0[123])$/;
+const PG_CLIENT_GONE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+
+/**
+ * An outage of what the platform stands on, found anywhere in an error's cause chain (drizzle and
+ * the stores wrap the driver's error): a full disk, or the database or S3 out of reach. These are
+ * nobody's bug and pass when the outage does: a 503 that says so, never a 500.
+ */
+function fromOutage(err: unknown): AppError | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = String((e as { code?: unknown }).code ?? '');
+    if (DISK_FULL.has(code)) return Errors.diskFull();
+    if (UNREACHABLE.has(code) || PG_GONE.test(code)) return Errors.backendDown();
+    if (e instanceof Error && PG_CLIENT_GONE.test(e.message)) return Errors.backendDown();
+  }
+  return undefined;
+}
+
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
-  if (err && typeof err === 'object') return fromFastify(err as FastifyError);
+  if (err && typeof err === 'object') return fromFastify(err as FastifyError) ?? fromOutage(err);
   return undefined;
 }
 
@@ -134,7 +163,8 @@ function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply): Fast
     return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
   }
   if (known) {
-    req.log.warn({ code: known.code, status: known.statusCode }, known.message);
+    // An outage found in a driver's error: the operator needs that error, the client only the 503.
+    req.log.warn({ code: known.code, status: known.statusCode, ...(known === err ? {} : { err }) }, known.message);
     return reply.code(known.statusCode).headers(known.headers).send({ message: known.message, code: known.code });
   }
   req.log.error({ err }, 'unhandled error');

@@ -66,8 +66,27 @@ const refusal = (e: unknown): JwtError => {
   return new JwtError((code && REFUSALS[code]) || 'malformed', e instanceof Error ? e.message : 'The token is invalid.');
 };
 
+/** Verifiers kept, one per secret (a rotated project secret leaves one behind until pushed out). */
+const MAX_VERIFIERS = 1000;
+
+type Verify = (token: string) => JwtPayload;
+
 export function createJwt(clock: Clock): Jwt {
   const decoder = createDecoder();
+  const completeDecoder = createDecoder({ complete: true });
+  // One verifier, and so one secret KeyObject, per secret: making them was a share of every
+  // verification. Time is checked here (exp, nbf) against the injected clock, since a fast-jwt
+  // verifier fixes its clock when it is made.
+  const verifiers = new Map<string, Verify>();
+  const verifierFor = (key: Buffer): Verify => {
+    const id = key.toString('base64');
+    let verifier = verifiers.get(id);
+    if (verifier) return verifier;
+    verifier = createVerifier({ key, algorithms: [JWT_ALGORITHM], checkTyp: 'JWT', requiredClaims: ['exp'], ignoreExpiration: true, ignoreNotBefore: true, cache: false }) as Verify;
+    if (verifiers.size >= MAX_VERIFIERS) verifiers.delete(verifiers.keys().next().value as string);
+    verifiers.set(id, verifier);
+    return verifier;
+  };
   return {
     sign(payload, key, { expiresIn }) {
       if (!Number.isFinite(expiresIn)) throw new Error('expiresIn must be a finite number of seconds');
@@ -76,23 +95,22 @@ export function createJwt(clock: Clock): Jwt {
     },
     async verify<T extends JwtPayload>(token: string, keyFor: KeyFor): Promise<T> {
       if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw new JwtError('malformed', 'The token is malformed.');
-      const now = clock.now().getTime();
-      const verifier = createVerifier({
-        key: async ({ header, payload }: { header: Record<string, unknown>; payload: unknown }) => keyFor({ header: header as JwtHeader, payload: payload as JwtPayload }),
-        algorithms: [JWT_ALGORITHM],
-        checkTyp: 'JWT',
-        requiredClaims: ['exp'],
-        clockTimestamp: now,
-        cache: false,
-      });
       let payload: T;
       try {
-        payload = (await verifier(token)) as T;
+        // The key is chosen from the token's unverified header and payload, then the token is checked with it.
+        const { header, payload: claims } = completeDecoder(token) as { header: JwtHeader; payload: JwtPayload };
+        payload = verifierFor(await keyFor({ header, payload: claims }))(token) as T;
       } catch (e) {
         throw refusal(e);
       }
-      // RFC 7519 4.1.4: refused on or after exp (fast-jwt still accepts its very millisecond).
-      if ((payload.exp as number) * 1000 <= now) throw new JwtError('expired', 'The token has expired.');
+      const now = clock.now().getTime();
+      // RFC 7519 4.1.4 and 4.1.5: refused on or after exp, and before nbf.
+      if (typeof payload.exp !== 'number') throw new JwtError('claims', 'The exp claim must be a number.');
+      if (payload.exp * 1000 <= now) throw new JwtError('expired', 'The token has expired.');
+      if (payload.nbf !== undefined) {
+        if (typeof payload.nbf !== 'number') throw new JwtError('claims', 'The nbf claim must be a number.');
+        if (payload.nbf * 1000 > now) throw new JwtError('not_yet_valid', 'The token is not active yet.');
+      }
       return payload;
     },
     decode<T>(token: string): T | undefined {

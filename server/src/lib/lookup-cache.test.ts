@@ -119,3 +119,34 @@ test('what is kept is frozen: a caller can not change what the next one reads', 
     kept.v = 2;
   }).toThrow(TypeError);
 });
+
+test('forget() drops what was kept from a row at once, here, with no notice, and a lookup under way is not kept', async () => {
+  const db = scripted();
+  const cache = new LookupCache(db.database);
+  await cache.start();
+  const load = jest.fn().mockResolvedValueOnce(row('p1', 1)).mockResolvedValueOnce(row('p1', 2));
+  await cache.get('k', load, tags);
+  await cache.get('other', async () => row('p2', 1), tags);
+  cache.forget('project:p1');
+  expect(cache.size).toBe(1);
+  expect(await cache.get('k', load, tags)).toEqual({ id: 'p1', v: 2 });
+  let finish!: (v: { id: string; v: number }) => void;
+  const slow = cache.get('k2', () => new Promise<{ id: string; v: number }>((r) => (finish = r)), tags);
+  cache.forget('project:p3');
+  finish(row('p3', 1));
+  await slow;
+  expect(cache.size).toBe(2);
+});
+
+test('entries are weighed: a heavy one pushes out the oldest, one heavier than everything is not kept', async () => {
+  const db = scripted();
+  const cache = new LookupCache(db.database);
+  await cache.start();
+  await cache.get('light', async () => row('p1', 1), tags);
+  await cache.get('half', async () => row('p2', 1), tags, () => 25_000);
+  await cache.get('rest', async () => row('p3', 1), tags, () => 25_000);
+  // 1 + 25,000 + 25,000 is past the 50,000 units: the oldest went.
+  expect(cache.size).toBe(2);
+  await cache.get('huge', async () => row('p4', 1), tags, () => 50_001);
+  expect(cache.size).toBe(2);
+});

@@ -1,8 +1,10 @@
 // The lookups every API call makes, kept in this instance's memory and dropped by the database's
 // notices: the project an app key names, the end user an access token names, the account of a
-// developer token. Each of those rows notifies channel hostbase_lookups when it changes or goes
-// (migrations/0011: a trigger, in the changing transaction, so whatever statement made the change
-// and whichever instance ran it, every instance hears of it when it commits).
+// developer token; and what file listings read (storage.service.ts): a project's pages of files
+// and its owner's bytes stored. Each of those rows notifies channel hostbase_lookups when it
+// changes or goes (migrations/0011 and 0019: triggers, in the changing transaction, so whatever
+// statement made the change and whichever instance ran it, every instance hears of it when it
+// commits).
 //
 // Coherence, not a TTL:
 // - a notice drops every entry made from the row it names;
@@ -22,7 +24,8 @@ import type { Database } from '../db/client';
 export const LOOKUP_CHANNEL = 'hostbase_lookups';
 export type LookupKind = 'project' | 'end_user' | 'account';
 
-const MAX_ENTRIES = 20_000;
+/** What is kept, in units: a lookup is one, a page of files one plus one per file (get's weigh). */
+const MAX_WEIGHT = 50_000;
 const MAX_AGE_MS = 5 * 60_000;
 const BARRIER_WAIT_MS = 2000;
 /** How often an instance shows itself, and after how long without it others stop waiting for it. */
@@ -33,12 +36,15 @@ interface Entry {
   value: unknown;
   at: number;
   tags: string[];
+  weight: number;
 }
 
 export class LookupCache {
   private readonly entries = new Map<string, Entry>();
   /** Entry keys by the row ("kind:id") they were made from. */
   private readonly byTag = new Map<string, Set<string>>();
+  /** The sum of the entries' weights. */
+  private weight = 0;
   /** Bumped by every notice and every gap: a lookup that saw it change keeps nothing. */
   private epoch = 0;
   private live = false;
@@ -77,9 +83,10 @@ export class LookupCache {
 
   /**
    * The value under `key`, read by load when it isn't kept; tags: the rows ("kind:id") whose change
-   * must drop it. Nothing is kept for undefined (an unknown key stays a read each time).
+   * must drop it. Nothing is kept for undefined (an unknown key stays a read each time). weigh:
+   * what the value costs to keep, in units of a lookup (default 1).
    */
-  async get<V>(key: string, load: () => Promise<V | undefined>, tags: (value: V) => string[]): Promise<V | undefined> {
+  async get<V>(key: string, load: () => Promise<V | undefined>, tags: (value: V) => string[], weigh?: (value: V) => number): Promise<V | undefined> {
     if (this.live) {
       const hit = this.entries.get(key);
       if (hit && this.now() - hit.at < MAX_AGE_MS) return hit.value as V;
@@ -87,7 +94,7 @@ export class LookupCache {
     }
     const epoch = this.epoch;
     const value = await load();
-    if (value !== undefined && this.live && epoch === this.epoch) this.keep(key, value, tags(value));
+    if (value !== undefined && this.live && epoch === this.epoch) this.keep(key, value, tags(value), weigh?.(value) ?? 1);
     return value;
   }
 
@@ -125,6 +132,18 @@ export class LookupCache {
       this.drop();
     }
     this.barriers.delete(nonce);
+  }
+
+  /**
+   * Drops, here and now, what was kept from the row `tag` ("kind:id") names, without waiting for
+   * the other instances (they drop theirs when the row's notice reaches them, within its delivery):
+   * for a change that decides nothing (an end user's last sign-in), so this instance's next read
+   * shows it and no caller waits on a barrier for it.
+   */
+  forget(tag: string): void {
+    this.epoch += 1;
+    const keys = this.byTag.get(tag);
+    if (keys) for (const key of [...keys]) this.remove(key);
   }
 
   /** How many entries are kept (tests). */
@@ -177,12 +196,14 @@ export class LookupCache {
     this.live = true;
   }
 
-  private keep(key: string, value: unknown, tags: string[]): void {
+  private keep(key: string, value: unknown, tags: string[], weight: number): void {
     this.remove(key);
-    // The oldest entry makes room (a Map iterates in insertion order).
-    if (this.entries.size >= MAX_ENTRIES) this.remove(this.entries.keys().next().value as string);
+    if (weight > MAX_WEIGHT) return;
+    // The oldest entries make room (a Map iterates in insertion order).
+    while (this.weight + weight > MAX_WEIGHT) this.remove(this.entries.keys().next().value as string);
     // Shared by every call that finds it: frozen, so none can change what the next one reads.
-    this.entries.set(key, { value: Object.freeze(value), at: this.now(), tags });
+    this.entries.set(key, { value: Object.freeze(value), at: this.now(), tags, weight });
+    this.weight += weight;
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
       if (!keys) this.byTag.set(tag, (keys = new Set()));
@@ -194,6 +215,7 @@ export class LookupCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    this.weight -= entry.weight;
     for (const tag of entry.tags) {
       const keys = this.byTag.get(tag);
       keys?.delete(key);
@@ -205,5 +227,6 @@ export class LookupCache {
     this.epoch += 1;
     this.entries.clear();
     this.byTag.clear();
+    this.weight = 0;
   }
 }

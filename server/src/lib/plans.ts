@@ -86,3 +86,17 @@ export function planLimits(plan: string): PlanLimits {
 export function allowance(plan: string, limit: LimitName): number {
   return planLimits(plan)[LIMITS[limit].field];
 }
+
+/** A plan's limits as the API shows them (billing, the usage report): null is unlimited. */
+export function limitsView(plan: string) {
+  const l = planLimits(plan);
+  const finite = (n: number) => (Number.isFinite(n) ? n : null);
+  return {
+    projects: finite(l.projects),
+    database_bytes: finite(l.databaseBytes),
+    storage_bytes: finite(l.storageBytes),
+    monthly_active_users: finite(l.monthlyActiveUsers),
+    bandwidth_bytes: finite(l.bandwidthBytes),
+    mailboxes: finite(l.mailboxes),
+  };
+}

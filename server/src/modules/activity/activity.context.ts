@@ -31,12 +31,31 @@ export interface PendingActivity {
   /** What the call learned that the summary wants (a file's name, how many were deleted). */
   notes: ActivityNotes;
   written: boolean;
+  /** The request is over: its context is no longer needed (runWithActivity sets it). */
+  end?: () => void;
 }
 
 const current = new AsyncLocalStorage<PendingActivity>();
+/** Changes under way. An AsyncLocalStorage in use runs async hooks on every promise of the process, reads included: it is on only while some change is under way. */
+let open = 0;
 
+/**
+ * Runs fn in the entry's context. When fn returns a promise the context ends when it settles;
+ * otherwise (a callback hook: the rest of the request runs inside) the caller calls pending.end()
+ * when the request is over.
+ */
 export function runWithActivity<T>(pending: PendingActivity, fn: () => T): T {
-  return current.run(pending, fn);
+  let ended = false;
+  open += 1;
+  pending.end = () => {
+    if (ended) return;
+    ended = true;
+    open -= 1;
+    if (open === 0) current.disable();
+  };
+  const result = current.run(pending, fn);
+  if (result instanceof Promise) void result.then(pending.end, pending.end);
+  return result;
 }
 
 /** The account a public call (register, login, reset link) turned out to act for. */

@@ -45,8 +45,16 @@ export function registerActivityRecorder(app: FastifyInstance, repo: ActivityRep
     }, done);
   });
 
+  // A request that never got to onSend (its connection gone first) ends its context here.
+  app.addHook('onResponse', (req, _reply, done) => {
+    req.activity?.end?.();
+    done();
+  });
+
   app.addHook('onSend', async (req, reply, payload) => {
     const pending = req.activity;
+    // The handler is done: its context is no longer needed.
+    pending?.end?.();
     if (!pending || pending.written || reply.statusCode >= 400) return payload;
     pending.written = true;
     const entry = entryOf(pending);

@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import nodemailer from 'nodemailer';
 import type { Deps } from '../../deps';
-import { bearerToken, type SchemeVerifier } from '../../http/security';
-import { Errors } from '../../http/errors';
+import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
 import { keyProject } from '../../http/auth';
 import { identityServiceDeps } from '../../lib/identity-deps';
 import { AuthUsersRepository } from './auth-users.repository';
@@ -29,11 +28,17 @@ export function createAuthUsersModule(deps: Deps) {
   });
   const endUserBearer: SchemeVerifier = async (req) => {
     const token = bearerToken(req);
-    if (!token) throw Errors.unauthorized('Missing bearer token');
+    if (!token) throw missingCredential('Missing bearer token');
     // The token must be signed for the project of the x-api-key, which authKey checked first.
     req.endUser = await service.authenticate(keyProject(req), token);
   };
-  return { service, handlers: createAuthUsersHandlers(service), verifiers: { endUserBearer } };
+  // The same, in X-Hostbase-User-Token after projectKey (X-Hostbase-Key).
+  const endUserToken: SchemeVerifier = async (req) => {
+    const token = headerValue(req, 'x-hostbase-user-token');
+    if (!token) throw missingCredential('Missing end-user access token (X-Hostbase-User-Token header)');
+    req.endUser = await service.authenticate(keyProject(req), token);
+  };
+  return { service, handlers: createAuthUsersHandlers(service), verifiers: { endUserBearer, endUserToken } };
 }
 
 /** End-user mails from the project's verified domain when MAIL_PROJECT_SMTP_URL is set, else from the platform. */

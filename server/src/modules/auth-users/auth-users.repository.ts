@@ -37,7 +37,7 @@ export class AuthUsersRepository {
   constructor(
     private readonly db: Db,
     /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
-    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+    private readonly lookups?: Pick<LookupCache, 'barrier' | 'forget'>,
   ) {
     this.devices = new DeviceTokens(db, endUserDevices, 'userId');
     this.byId = db
@@ -141,16 +141,20 @@ export class AuthUsersRepository {
     return rows.length === 1;
   }
 
-  /** After a caller's transaction that changed an end user committed: until every instance heard of it. */
-  async changed(): Promise<void> {
-    await this.lookups?.barrier();
-  }
-
-  /** `db`: a transaction of the caller's, who then calls changed() once it committed. */
+  /**
+   * `db`: a transaction of the caller's, who then calls loginMarked() once it committed. No
+   * barrier: last_login decides no access, so a sign-in doesn't wait for every instance to hear it
+   * (each drops its copy when the row's notice arrives); this instance drops its own at once.
+   */
   async touchLastLogin(id: string, now: Date, db: Db = this.db): Promise<EndUserRow> {
     const [row] = await db.update(endUsers).set({ lastLogin: now }).where(eq(endUsers.id, id)).returning();
-    if (db === this.db) await this.lookups?.barrier();
+    if (db === this.db) this.loginMarked(id);
     return row;
+  }
+
+  /** After a caller's transaction that changed only the user's last_login committed (see touchLastLogin). */
+  loginMarked(id: string): void {
+    this.lookups?.forget(`end_user:${id}`);
   }
 
   /** The user's last sign-in as the database has it now (inside a guarded write's transaction). */

@@ -227,7 +227,7 @@ export class AuthUsersService {
       project.id,
     );
     if (!updated) throw Errors.invalidCredentials();
-    await this.d.repo.changed();
+    this.d.repo.loginMarked(user.id);
     return updated;
   }
 

@@ -4,7 +4,7 @@
 import { AppError, ErrorCode, Errors } from '../../http/errors';
 import type { Clock } from '../../lib/clock';
 import { sha256 } from '../../lib/crypto';
-import { LIMITS, PLANS, PLAN_NAMES, allowance, planLimits, type LimitName, type PlanName } from '../../lib/plans';
+import { LIMITS, PLANS, PLAN_NAMES, allowance, limitsView, planLimits, type LimitName, type PlanName } from '../../lib/plans';
 import type { AccountRow } from '../accounts/accounts.tables';
 import type { BillingRepository } from './billing.repository';
 import type { PaymentOrderRow } from './billing.tables';
@@ -25,19 +25,6 @@ export interface BillingServiceDeps {
 }
 
 type Purchasable = 'hobby' | 'pro';
-
-export function limitsView(plan: PlanName) {
-  const l = PLANS[plan];
-  const finite = (n: number) => (Number.isFinite(n) ? n : null);
-  return {
-    projects: finite(l.projects),
-    database_bytes: finite(l.databaseBytes),
-    storage_bytes: finite(l.storageBytes),
-    monthly_active_users: finite(l.monthlyActiveUsers),
-    bandwidth_bytes: finite(l.bandwidthBytes),
-    mailboxes: finite(l.mailboxes),
-  };
-}
 
 export function orderView(o: PaymentOrderRow) {
   return {

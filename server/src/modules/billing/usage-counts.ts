@@ -25,12 +25,26 @@ export async function mailboxCount(db: Q, accountId: string): Promise<number> {
 }
 
 /** End users of the account's projects who signed up or in since `since` (the month's start). */
-export async function activeUserCount(db: Q, accountId: string, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(endUsers)
-    .innerJoin(projects, eq(projects.id, endUsers.projectId))
-    .where(and(eq(projects.ownerId, accountId), gte(endUsers.lastLogin, since)));
+export function activeUserCount(db: Q, accountId: string, since: Date): Promise<number> {
+  return activeUsers(db, { accountId }, since);
+}
+
+/**
+ * End users who signed up or in since `since`, of an account's projects or of one project: the
+ * one count of monthly active users, which the plan's limit and the usage report both read.
+ */
+export async function activeUsers(db: Q, scope: { accountId: string } | { projectId: string }, since: Date): Promise<number> {
+  const [row] =
+    'accountId' in scope
+      ? await db
+          .select({ n: count() })
+          .from(endUsers)
+          .innerJoin(projects, eq(projects.id, endUsers.projectId))
+          .where(and(eq(projects.ownerId, scope.accountId), gte(endUsers.lastLogin, since)))
+      : await db
+          .select({ n: count() })
+          .from(endUsers)
+          .where(and(eq(endUsers.projectId, scope.projectId), gte(endUsers.lastLogin, since)));
   return Number(row?.n ?? 0);
 }
 

@@ -1,14 +1,15 @@
 // Live changes of a table as Server-Sent Events, across instances (the hub: changes.ts).
-// Credentials as for a select: the project's authentication key, and optionally an end user's
-// access token (present but invalid: 401, never silently anonymous). At subscribe time the table
+// Credentials as for a select: the project's key (X-Hostbase-Key, or the publishable key in the
+// deprecated x-api-key), and optionally an end user's access token (present but invalid: 401,
+// never silently anonymous). At subscribe time the table
 // must exist (404) and the caller must be allowed to read it (403): both by a probe run as the
 // caller, so the database's grants decide.
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
-import { keyProject } from '../../http/auth';
-import { AppError, Errors } from '../../http/errors';
-import { bearerToken } from '../../http/security';
+import { appCaller } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { bearerToken, headerValue } from '../../http/security';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
 import type { ChangesHub, Credential } from './changes';
@@ -25,7 +26,7 @@ const SSE_HEADERS = {
 export function createChangesHandlers(ctx: DatabaseContext, hub: ChangesHub): HandlerMap {
   return {
     subscribeDbChanges: async (req, reply) => {
-      const { project, endUserId } = appCaller(req);
+      const { project, endUserId } = streamCaller(req);
       const table = checkIdentifier(req.params.table, 'params/table');
       await probeRead(ctx, project, table, endUserId);
       // HEAD: the answer's headers only; no stream to keep open.
@@ -43,11 +44,14 @@ export function createChangesHandlers(ctx: DatabaseContext, hub: ChangesHub): Ha
   };
 }
 
-/** The key's project and the end user of the call; a bearer that did not verify is a 401. */
-function appCaller(req: FastifyRequest): { project: ProjectRow; endUserId: string | null } {
-  const project = keyProject(req);
-  if (req.headers.authorization !== undefined && !req.endUser) throw Errors.unauthorized('Invalid or expired access token');
-  return { project, endUserId: req.endUser?.id ?? null };
+/**
+ * The key's project and the end user of the call (a token that did not verify is a 401). Live
+ * changes follow the table's access rule for either key: the secret key alone reads as a caller
+ * with the key only.
+ */
+function streamCaller(req: FastifyRequest): { project: ProjectRow; endUserId: string | null } {
+  const app = appCaller(req);
+  return { project: app.project, endUserId: app.endUser?.id ?? null };
 }
 
 /**
@@ -56,14 +60,14 @@ function appCaller(req: FastifyRequest): { project: ProjectRow; endUserId: strin
  * the same end user (not expired, not revoked by a password change).
  */
 function credentialOf(req: FastifyRequest, projectId: string, endUserId: string | null): Credential {
-  const header = req.headers['x-api-key'];
-  const key = (Array.isArray(header) ? header[0] : header) ?? '';
-  const token = endUserId ? bearerToken(req) : undefined;
+  const viaNewHeader = req.projectKeyHeader === 'x-hostbase-key';
+  const key = headerValue(req, viaNewHeader ? 'x-hostbase-key' : 'x-api-key') ?? '';
+  const token = endUserId ? (viaNewHeader ? headerValue(req, 'x-hostbase-user-token') : bearerToken(req)) : undefined;
   const app = req.server;
   return {
     id: `${key}\n${token ?? ''}`,
     stillValid: async () => {
-      const project = await app.projects.projectForKey('authentication', key);
+      const project = viaNewHeader ? (await app.projects.projectForAnyKey(key))?.project : await app.projects.projectForKey('authentication', key);
       if (project?.id !== projectId) return false;
       if (!token) return true;
       try {

@@ -2,8 +2,7 @@
 // console's row grid (developer token, as the project's owner role).
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
-import { keyProject, ownedProject as owned } from '../../http/auth';
-import { Errors } from '../../http/errors';
+import { appCaller, ownedProject as owned } from '../../http/auth';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
 import { RowsService, type RowsCaller } from './rows.service';
@@ -12,14 +11,15 @@ import { databaseSizeLimit } from './size-limit';
 const OWNER: RowsCaller = { role: 'owner' };
 
 /**
- * The key's project and the end user. The contract lets a call with a bad bearer token through
- * as key-only (its second security alternative); a token that was sent but is not a valid access
- * token of this project must be a 401, never a silently anonymous call.
+ * The key's project and who runs the statement: the secret key alone acts as the project's owner
+ * (no access rule applies, like a service role); the publishable key, or either key with an end
+ * user's token, runs as the app role under the tables' rules. A token that was sent but did not
+ * verify is a 401 (http/auth.ts appCaller).
  */
-function appCaller(req: FastifyRequest): { project: ProjectRow; caller: RowsCaller } {
-  const project = keyProject(req);
-  if (req.headers.authorization !== undefined && !req.endUser) throw Errors.unauthorized('Invalid or expired access token');
-  return { project, caller: { role: 'app', endUserId: req.endUser?.id ?? null } };
+function rowsCaller(req: FastifyRequest): { project: ProjectRow; caller: RowsCaller } {
+  const app = appCaller(req);
+  if (app.key === 'secret' && !app.endUser) return { project: app.project, caller: OWNER };
+  return { project: app.project, caller: { role: 'app', endUserId: app.endUser?.id ?? null } };
 }
 
 export function createRowsHandlers(ctx: DatabaseContext): HandlerMap {
@@ -31,19 +31,19 @@ export function createRowsHandlers(ctx: DatabaseContext): HandlerMap {
     consoleDeleteDbRows: async (req) => rows.delete(await owned(req), OWNER, req.params.table, req.body.filters),
 
     selectDbRows: async (req) => {
-      const { project, caller } = appCaller(req);
+      const { project, caller } = rowsCaller(req);
       return rows.select(project, caller, req.params.table, req.body ?? {});
     },
     insertDbRows: async (req) => {
-      const { project, caller } = appCaller(req);
+      const { project, caller } = rowsCaller(req);
       return rows.insert(project, caller, req.params.table, req.body.rows);
     },
     updateDbRows: async (req) => {
-      const { project, caller } = appCaller(req);
+      const { project, caller } = rowsCaller(req);
       return rows.update(project, caller, req.params.table, req.body.filters, req.body.values);
     },
     deleteDbRows: async (req) => {
-      const { project, caller } = appCaller(req);
+      const { project, caller } = rowsCaller(req);
       return rows.delete(project, caller, req.params.table, req.body.filters);
     },
   };

@@ -1,4 +1,4 @@
-// Custom domains (migrations/0018_custom_domains.sql).
+// Custom domains (migrations/0021_custom_domains.sql).
 import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables';
 

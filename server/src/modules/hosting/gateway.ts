@@ -73,15 +73,28 @@ export class Gateway {
         await this.d.files.ensureLocal(site.project.id, deployment.id);
         this.ready.add(deployment.id);
       }
-      if (deployment && runtimeOf(deployment.type) && !this.d.bandwidth?.blocked(site.project.id)) return proxy(this.d, site.project, deployment, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
+      if (deployment && runtimeOf(deployment.type) && !this.d.bandwidth?.blocked(site.project.id)) {
+        // PHP's built-in server answers any file of the deployment itself: dotfiles (.env, .git)
+        // are refused before it sees them, as static sites refuse them (static-site.ts).
+        if (runtimeOf(deployment.type) === 'php' && isDotPath(req.url)) return this.hijackWrite(site.project.id, req, reply, DOTFILE_NOT_FOUND);
+        return proxy(this.d, site.project, deployment, site.envVersion, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
+      }
+      // Unpublished (or switched to a static deployment): a process this instance still runs goes.
+      if (this.d.runtime.running(site.project.id) && !this.d.service.switching(site.project.id)) void this.d.runtime.retire(site.project.id, deployment && runtimeOf(deployment.type) ? deployment.id : undefined);
       const answer = this.respond(site, req.raw);
       const res = answer instanceof Promise ? await answer : answer;
-      // Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for
-      // the API, and this is exactly what the front door writes.
-      reply.hijack();
-      this.write(site.project.id, req.raw, reply.raw, res);
-      return reply;
+      return this.hijackWrite(site.project.id, req, reply, res);
     });
+  }
+
+  /**
+   * Written straight to the socket: the platform's onSend hooks (CORS, serialisation) are for the
+   * API, and this is exactly what the front door writes.
+   */
+  private hijackWrite(projectId: string, req: FastifyRequest, reply: FastifyReply, res: SiteResponse): FastifyReply {
+    reply.hijack();
+    this.write(projectId, req.raw, reply.raw, res);
+    return reply;
   }
 
   /**
@@ -172,6 +185,7 @@ export class Gateway {
     const site = await this.d.service.liveSite(sub);
     const deployment = site?.deployment;
     if (!site || !deployment || !runtimeOf(deployment.type)) return refuseUpgrade(socket, 404, 'Not Found');
+    if (runtimeOf(deployment.type) === 'php' && isDotPath(req.url)) return refuseUpgrade(socket, 404, 'Not Found');
     if (this.d.bandwidth?.blocked(site.project.id)) return refuseUpgrade(socket, 503, 'Service Unavailable');
     const project = site.project;
     const urlPath = pathOf(req.url);
@@ -182,7 +196,7 @@ export class Gateway {
     let upstream;
     const fromPeer = isPeerRequest(req.headers, this.d.peerToken);
     try {
-      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment), { forRequest: true, forwarded: fromPeer });
+      upstream = await this.d.runtime.ensure(this.d.service.specOf(project, deployment, site.envVersion), { forRequest: true, forwarded: fromPeer });
     } catch {
       if (!fromPeer) this.d.traffic.record(project.id, 503, urlPath, requestHeaderBytes(req), 0);
       return refuseUpgrade(socket, 503, 'Service Unavailable');
@@ -212,6 +226,19 @@ export class Gateway {
   }
 }
 
+const DOTFILE_NOT_FOUND: SiteResponse = { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' };
+
+/** Whether a request path names a dotfile or dot-folder (decoded), other than /.well-known/. */
+export function isDotPath(url: string | undefined): boolean {
+  let p = pathOf(url);
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    return true; // undecodable: never handed to a site's file server
+  }
+  return p.split(/[/\\]/).some((seg) => seg.startsWith('.') && seg !== '.well-known' && seg !== '.' && seg !== '..');
+}
+
 const METHOD_NOT_ALLOWED: SiteResponse = { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method not allowed' };
 
 function pathOf(url: string | undefined): string {
@@ -220,14 +247,14 @@ function pathOf(url: string | undefined): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
-async function proxy(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
+async function proxy(d: GatewayDeps, project: ProjectRow, deployment: DeploymentRow, envVersion: number, req: FastifyRequest, reply: FastifyReply, bytesIn: number) {
   const urlPath = req.url.split('?')[0];
   let upstream;
   const fromPeer = isPeerRequest(req.headers, d.peerToken);
   // A request another instance forwarded is counted there (traffic, errors, bandwidth), once.
   const record: TrafficCounter['record'] = (...args) => (fromPeer ? undefined : d.traffic.record(...args));
   try {
-    upstream = await d.runtime.ensure(d.service.specOf(project, deployment), { forRequest: true, forwarded: fromPeer });
+    upstream = await d.runtime.ensure(d.service.specOf(project, deployment, envVersion), { forRequest: true, forwarded: fromPeer });
     // This instance may still run an older deployment of the project (switched elsewhere).
     const running = d.runtime.running(project.id);
     if (running && running.deploymentId !== deployment.id) void d.runtime.retire(project.id, deployment.id);

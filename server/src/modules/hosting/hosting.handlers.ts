@@ -64,7 +64,23 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
 
     getSiteTraffic: async (req) => service.trafficReport(await ownedProject(req)),
 
-    listSites: async (req) => service.sites(currentAccount(req).id, (p) => projects.domainOf(p)),
+    listSites: async (req) => service.sites(currentAccount(req).id, (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
+
+    listSiteEnv: async (req) => service.listEnv(await ownedProject(req)),
+
+    setSiteEnv: async (req) => service.setEnv(await ownedProject(req), req.body.variables),
+
+    unsetSiteEnv: async (req) => service.unsetEnv(await ownedProject(req), req.body.names),
+
+    unpublishSite: async (req) => {
+      await service.unpublish(await ownedProject(req));
+      return { message: 'unpublished' };
+    },
+
+    deleteSite: async (req) => {
+      await service.deleteSite(await ownedProject(req), req.body.confirm);
+      return { message: 'deleted' };
+    },
   };
 }
 

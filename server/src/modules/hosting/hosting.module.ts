@@ -27,6 +27,7 @@ import { PlanLimitGuard } from '../billing/plan-limits';
 import { BandwidthGuard } from './bandwidth';
 import { DatabaseLogs } from './runtime-logs';
 import { LeasedRuntime } from './runtime.leased';
+import { SiteEnv } from './site-env';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -36,11 +37,13 @@ export interface HostingOptions {
   frontDoor?: FrontDoor;
   /** How long a build may go without a heartbeat before another instance calls it dead. */
   buildLeaseMs?: number;
+  /** How often this instance checks its site processes against the database (HostingService.reconcile). */
+  reconcileMs?: number;
 }
 
 export function createHostingModule(app: FastifyInstance, deps: Deps, projects: ProjectsService, opts: HostingOptions = {}) {
   const { config } = deps;
-  const repo = new HostingRepository(deps.database);
+  const repo = new HostingRepository(deps.database, deps.lookups);
   const hostingDir = path.join(config.dataDir, 'hosting');
   const files = new SiteFiles(deps.objectStore, hostingDir);
   // What went wrong outside a request (a dead build, a crashed site) names only its project: the
@@ -52,7 +55,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
   const limits = new PlanLimitGuard(deps);
   const builds = new BuildLifecycle({
-    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db), limits.noticeOf('storage')), log: deps.log,
+    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db, deps.lookups), limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });
@@ -86,13 +89,14 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
             const [project, row] = await Promise.all([projects.findById(projectId).catch(() => undefined), repo.findDeployment(projectId, deploymentId)]);
             if (!project || !row || row.status === 'failed') return undefined;
             await files.ensureLocal(projectId, deploymentId);
-            return service.specOf(project, row);
+            return service.specOf(project, row, await repo.envVersionOf(projectId));
           },
         });
   const runtime: Runtime = leased ?? local;
   leased?.registerPeerRoutes(app);
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events });
+  const env = new SiteEnv(repo, deps.secrets);
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
@@ -104,7 +108,14 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     await builds.start();
     await leased?.start().catch((err: unknown) => deps.log.error({ err }, 'hosting: the runner lease could not be claimed'));
   });
+  // Processes of sites unpublished, deleted, switched or given a new environment on another
+  // instance are stopped or restarted here even when nobody visits them (requests do it at once).
+  const reconciling = setInterval(() => {
+    service.reconcile().catch((err) => deps.log.warn({ err }, 'hosting: reconciling site processes failed'));
+  }, opts.reconcileMs ?? 10_000);
+  reconciling.unref();
   app.addHook('onClose', async () => {
+    clearInterval(reconciling);
     builds.stop();
     await traffic.close();
     await runtime.close();

@@ -3,12 +3,15 @@
 import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
-import { siteDeployments, siteErrors, sites, siteTraffic, type DeploymentRow } from './hosting.tables';
+import { siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
 
 export interface LiveSite {
   project: ProjectRow;
   deployment?: DeploymentRow;
+  /** sites.env_version: a process started with an older environment is restarted. */
+  envVersion: number;
 }
 
 export interface TrafficDelta {
@@ -28,7 +31,14 @@ export interface ErrorDelta {
 }
 
 export class HostingRepository {
-  constructor(private readonly database: Database) {}
+  /**
+   * lookups: a deployment's bytes given back (failed, pruned) change the owner's storage in use,
+   * which listings keep in memory (storage.service.ts): the write waits until every instance heard it.
+   */
+  constructor(
+    private readonly database: Database,
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -66,7 +76,7 @@ export class HostingRepository {
    * touched heartbeat_at for `leaseMs`. Returns them so their files can be removed.
    */
   async interruptDead(message: string, ownBuilder: string | null, leaseMs: number): Promise<{ id: string; project_id: string }[]> {
-    return this.database.query<{ id: string; project_id: string }>(
+    const failed = await this.database.query<{ id: string; project_id: string }>(
       `UPDATE site_deployments
           SET status = 'failed', error = $1, stored_bytes = 0, finished_at = now(),
               build_log = build_log || '[' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '] Failed: ' || $1 || E'\n'
@@ -75,6 +85,8 @@ export class HostingRepository {
         RETURNING id, project_id`,
       [message, ownBuilder, leaseMs / 1000],
     );
+    if (failed.length > 0) await this.lookups?.barrier();
+    return failed;
   }
 
   /**
@@ -86,7 +98,7 @@ export class HostingRepository {
    * live pointer can never be left dangling.
    */
   async pruneDeployments(projectId: string, keep: number): Promise<string[]> {
-    return this.db.transaction(async (tx) => {
+    const pruned = await this.db.transaction(async (tx) => {
       const older = await tx
         .select({ id: siteDeployments.id })
         .from(siteDeployments)
@@ -108,6 +120,8 @@ export class HostingRepository {
         .returning({ id: siteDeployments.id });
       return deleted.map((r) => r.id);
     });
+    if (pruned.length > 0) await this.lookups?.barrier();
+    return pruned;
   }
 
   /** Status of each given deployment id that still exists (for the orphan sweeps). */
@@ -125,6 +139,7 @@ export class HostingRepository {
   /** A failed deployment holds no bytes: what it reserved is released here. */
   async fail(id: string, error: string, buildLog: string, now: Date): Promise<void> {
     await this.db.update(siteDeployments).set({ status: 'failed', error, buildLog, finishedAt: now, storedBytes: 0 }).where(eq(siteDeployments.id, id));
+    await this.lookups?.barrier();
   }
 
   async findDeployment(projectId: string, id: string): Promise<DeploymentRow | undefined> {
@@ -168,13 +183,92 @@ export class HostingRepository {
   /** What the gateway needs for a Host: the project and its live deployment. */
   async liveBySubdomain(subdomain: string): Promise<LiveSite | undefined> {
     const [row] = await this.db
-      .select({ project: projects, deployment: siteDeployments })
+      .select({ project: projects, deployment: siteDeployments, envVersion: sites.envVersion })
       .from(projects)
       .leftJoin(sites, eq(sites.projectId, projects.id))
       .leftJoin(siteDeployments, eq(siteDeployments.id, sites.liveDeploymentId))
       .where(eq(projects.subdomain, subdomain))
       .limit(1);
-    return row && { project: row.project, deployment: row.deployment ?? undefined };
+    return row && { project: row.project, deployment: row.deployment ?? undefined, envVersion: row.envVersion ?? 0 };
+  }
+
+  // ---- the site's environment (site-env.ts), unpublish and delete ------------------------------
+
+  async envVersionOf(projectId: string): Promise<number> {
+    const [row] = await this.db.select({ v: sites.envVersion }).from(sites).where(eq(sites.projectId, projectId)).limit(1);
+    return row?.v ?? 0;
+  }
+
+  envOf(projectId: string): Promise<SiteEnvRow[]> {
+    return this.db.select().from(siteEnv).where(eq(siteEnv.projectId, projectId));
+  }
+
+  /** The variables and the version they are of, read together (one snapshot). */
+  async envWithVersion(projectId: string): Promise<{ version: number; rows: SiteEnvRow[] }> {
+    return this.db.transaction(async (tx) => {
+      const [site] = await tx.select({ v: sites.envVersion }).from(sites).where(eq(sites.projectId, projectId)).limit(1);
+      const rows = await tx.select().from(siteEnv).where(eq(siteEnv.projectId, projectId));
+      return { version: site?.v ?? 0, rows };
+    });
+  }
+
+  /**
+   * One change of the environment: the site's row is created or locked and its env_version
+   * bumped first, so concurrent changes run one after the other; `decide` sees the current rows
+   * and may throw (nothing is written then). Returns the rows after the change.
+   */
+  async changeEnv(projectId: string, decide: (current: SiteEnvRow[]) => Promise<{ upsert: { name: string; value: string; secret: boolean }[]; remove: string[] }>): Promise<SiteEnvRow[]> {
+    return this.db.transaction(async (tx) => {
+      await tx
+        .insert(sites)
+        .values({ projectId, envVersion: 1 })
+        .onConflictDoUpdate({ target: sites.projectId, set: { envVersion: sql`${sites.envVersion} + 1` } });
+      const current = await tx.select().from(siteEnv).where(eq(siteEnv.projectId, projectId));
+      const { upsert, remove } = await decide(current);
+      if (remove.length) await tx.delete(siteEnv).where(and(eq(siteEnv.projectId, projectId), inArray(siteEnv.name, remove)));
+      if (upsert.length) {
+        await tx
+          .insert(siteEnv)
+          .values(upsert.map((v) => ({ projectId, ...v, updatedAt: sql`now()` })))
+          .onConflictDoUpdate({ target: [siteEnv.projectId, siteEnv.name], set: { value: sql`excluded.value`, secret: sql`excluded.secret`, updatedAt: sql`now()` } });
+      }
+      return tx.select().from(siteEnv).where(eq(siteEnv.projectId, projectId));
+    });
+  }
+
+  /** For instances reconciling what they run: each project's live deployment and env version. */
+  async siteStates(projectIds: string[]): Promise<Map<string, { liveDeploymentId: string | null; envVersion: number }>> {
+    const valid = projectIds.filter(isUuid);
+    if (valid.length === 0) return new Map();
+    const rows = await this.db.select({ projectId: sites.projectId, live: sites.liveDeploymentId, v: sites.envVersion }).from(sites).where(inArray(sites.projectId, valid));
+    return new Map(rows.map((r) => [r.projectId, { liveDeploymentId: r.live, envVersion: r.v }]));
+  }
+
+  /** No deployment is served any more; returns whether one was. */
+  async unpublish(projectId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(sites)
+      .set({ liveDeploymentId: null, updatedAt: sql`now()` })
+      .where(and(eq(sites.projectId, projectId), sql`${sites.liveDeploymentId} IS NOT NULL`))
+      .returning({ projectId: sites.projectId });
+    return rows.length === 1;
+  }
+
+  /**
+   * Removes the site (deployments, the live pointer, environment, traffic figures) unless a
+   * deployment is building; returns the removed deployment ids, or undefined when one is building.
+   */
+  async deleteSite(projectId: string): Promise<string[] | undefined> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.select({ id: siteDeployments.id, status: siteDeployments.status }).from(siteDeployments).where(eq(siteDeployments.projectId, projectId)).for('update');
+      if (rows.some((r) => r.status === 'building')) return undefined;
+      await tx.delete(sites).where(eq(sites.projectId, projectId));
+      await tx.delete(siteDeployments).where(eq(siteDeployments.projectId, projectId));
+      await tx.delete(siteEnv).where(eq(siteEnv.projectId, projectId));
+      await tx.delete(siteTraffic).where(eq(siteTraffic.projectId, projectId));
+      await tx.delete(siteErrors).where(eq(siteErrors.projectId, projectId));
+      return rows.map((r) => r.id);
+    });
   }
 
   /** The owner's projects with their live deployment (or latest attempt) for the sites list. */

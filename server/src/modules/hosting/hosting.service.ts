@@ -15,6 +15,7 @@ import type { SiteFiles } from './site-files';
 import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
+import type { SiteEnv, SiteEnvInput } from './site-env';
 
 export interface HostingServiceDeps {
   repo: HostingRepository;
@@ -30,6 +31,8 @@ export interface HostingServiceDeps {
   builds: BuildLifecycle;
   /** A failed deploy is told here (the project's errors panel, the owner's mail). */
   events?: AccountEvents;
+  /** The site's own variables and secrets (site-env.ts). */
+  env: SiteEnv;
 }
 
 class BuildLog {
@@ -45,6 +48,10 @@ class BuildLog {
 
 export class HostingService {
   private readonly live = new Map<string, { at: number; site: LiveSite | undefined }>();
+  /** Projects with a deploy or activation under way here: a process started before the switch is not stale. */
+  private readonly switchingNow = new Map<string, number>();
+  /** Bumped when a switch starts or ends: a reconcile pass that read the database before it is stale. */
+  private switchEpoch = 0;
 
   constructor(private readonly d: HostingServiceDeps) {}
 
@@ -77,9 +84,11 @@ export class HostingService {
     if (refused) throw Errors.badRequest(refused);
     const row = await this.d.repo.createDeployment(project.id, type, this.d.builds.instanceId);
     const beat = this.d.builds.heartbeat(row.id);
+    const leave = this.enterSwitch(project.id);
     try {
       return await this.build(project, type, zip, row);
     } finally {
+      leave();
       beat.stop();
       await this.d.builds.prune(project).catch((err) => this.d.log.warn({ err, projectId: project.id }, 'pruning old deployments failed'));
     }
@@ -129,7 +138,7 @@ export class HostingService {
       const deployment = { ...row, root: layout.root, entry: layout.entry ?? null };
       if (kind) {
         log.add(`Starting the ${kind} process`);
-        await this.d.runtime.ensure(this.specOf(project, deployment));
+        await this.d.runtime.ensure(this.specOf(project, deployment, await this.d.repo.envVersionOf(project.id)));
       }
       if (!(await this.d.repo.activate(project.id, row.id))) throw new Error('activation found no deployment');
       this.live.delete(project.subdomain);
@@ -159,6 +168,31 @@ export class HostingService {
 
   /** Rollback (or forward): makes an earlier successful deployment live again. */
   async activate(project: ProjectRow, deploymentId: string): Promise<DeploymentRow> {
+    const leave = this.enterSwitch(project.id);
+    try {
+      return await this.activateNow(project, deploymentId);
+    } finally {
+      leave();
+    }
+  }
+
+  private enterSwitch(projectId: string): () => void {
+    this.switchingNow.set(projectId, (this.switchingNow.get(projectId) ?? 0) + 1);
+    this.switchEpoch++;
+    return () => {
+      this.switchEpoch++;
+      const n = (this.switchingNow.get(projectId) ?? 1) - 1;
+      if (n > 0) this.switchingNow.set(projectId, n);
+      else this.switchingNow.delete(projectId);
+    };
+  }
+
+  /** Whether a deploy or activation of the project is under way on this instance. */
+  switching(projectId: string): boolean {
+    return this.switchingNow.has(projectId);
+  }
+
+  private async activateNow(project: ProjectRow, deploymentId: string): Promise<DeploymentRow> {
     const row = await this.d.repo.findDeployment(project.id, deploymentId);
     if (!row) throw Errors.notFound('Deployment');
     if (row.status !== 'live') throw Errors.badRequest(row.status === 'failed' ? 'A failed deployment cannot be made live.' : 'This deployment is still building.');
@@ -166,7 +200,7 @@ export class HostingService {
     if (kind) {
       await this.d.files.ensureLocal(project.id, row.id);
       try {
-        await this.d.runtime.ensure(this.specOf(project, row));
+        await this.d.runtime.ensure(this.specOf(project, row, await this.d.repo.envVersionOf(project.id)));
       } catch (err) {
         if (err instanceof RuntimeStartError) throw Errors.badRequest(`${err.message}. The live site was not changed.`);
         throw err;
@@ -178,14 +212,102 @@ export class HostingService {
     return (await this.d.repo.findDeployment(project.id, row.id))!;
   }
 
-  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry'>): SiteSpec {
+  /** What the runtime starts; envVersion: the site's env_version as the caller saw it. */
+  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry'>, envVersion: number): SiteSpec {
     return {
       projectId: project.id,
       deploymentId: d.id,
       kind: runtimeOf(d.type)!,
       dir: path.join(this.d.files.cacheDir(d.id), d.root),
       entry: d.entry ?? '',
+      envVersion,
+      env: () => this.d.env.runtimeEnv(project.id),
     };
+  }
+
+  // ---- the site's environment, unpublish, delete ----------------------------------------------
+
+  listEnv(project: ProjectRow) {
+    return this.d.env.list(project.id);
+  }
+
+  async setEnv(project: ProjectRow, variables: SiteEnvInput[]) {
+    const view = await this.d.env.set(project.id, variables);
+    return { ...view, ...(await this.applyEnv(project)) };
+  }
+
+  async unsetEnv(project: ProjectRow, names: string[]) {
+    const view = await this.d.env.unset(project.id, names);
+    return { ...view, ...(await this.applyEnv(project)) };
+  }
+
+  /**
+   * A changed environment reaches the running process: here at once (the answer waits for the
+   * restart), on other instances at their next request for the site or their next reconcile().
+   */
+  private async applyEnv(project: ProjectRow): Promise<{ message: string; restarted: boolean }> {
+    this.live.delete(project.subdomain);
+    const running = this.d.runtime.projects().find((p) => p.projectId === project.id);
+    const liveId = await this.d.repo.liveDeploymentId(project.id);
+    const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
+    if (!live || !runtimeOf(live.type)) return { message: 'Environment saved; it applies to the next deployment of a Node, PHP or Flask site.', restarted: false };
+    try {
+      await this.d.runtime.ensure(this.specOf(project, live, await this.d.repo.envVersionOf(project.id)));
+    } catch (err) {
+      if (!(err instanceof RuntimeStartError)) throw err;
+      return { message: `Environment saved, but the site did not start again with it: ${err.message}. See its runtime log.`, restarted: true };
+    }
+    return { message: running ? 'Environment saved; the site was restarted with it.' : 'Environment saved; the site was started with it.', restarted: true };
+  }
+
+  /** The one source of a site's environment for its processes and (later) its builds. */
+  siteEnv(projectId: string) {
+    return this.d.env.runtimeEnv(projectId);
+  }
+
+  /** Nothing is served any more; deployments and environment stay (activate() publishes again). */
+  async unpublish(project: ProjectRow): Promise<void> {
+    await this.d.repo.unpublish(project.id);
+    this.live.delete(project.subdomain);
+    await this.d.runtime.retire(project.id);
+  }
+
+  /** The site goes: its processes, deployments with their files, environment and figures. */
+  async deleteSite(project: ProjectRow, confirm: string): Promise<void> {
+    if (confirm.trim().toLowerCase() !== project.subdomain) throw Errors.badRequest(`Type the project's subdomain (${project.subdomain}) to confirm.`);
+    const ids = await this.d.repo.deleteSite(project.id);
+    if (!ids) throw Errors.conflict('A deployment is building; delete the site once it has finished.');
+    this.live.delete(project.subdomain);
+    this.d.traffic.forget(project.id);
+    await this.d.runtime.retire(project.id);
+    await this.d.files.removeProject(project.id, ids);
+  }
+
+  /**
+   * What this instance runs, against the database: processes of a deployment that is no longer
+   * live (unpublished, deleted, switched on another instance) are stopped; those started with an
+   * older environment are restarted. Requests do the same for their site at once; this catches
+   * the sites nobody visits. Called periodically by the module.
+   */
+  async reconcile(): Promise<void> {
+    const running = this.d.runtime.projects();
+    if (running.length === 0) return;
+    const epoch = this.switchEpoch;
+    const states = await this.d.repo.siteStates([...new Set(running.map((r) => r.projectId))]);
+    for (const r of running) {
+      // A deploy or activation here started or ended since the states were read: they may be stale.
+      if (this.switchEpoch !== epoch) return;
+      if (this.switching(r.projectId)) continue;
+      const state = states.get(r.projectId);
+      if (!state || state.liveDeploymentId !== r.deploymentId) {
+        await this.d.runtime.retire(r.projectId, state?.liveDeploymentId ?? undefined);
+        continue;
+      }
+      if (state.envVersion > r.envVersion) {
+        const d = await this.d.repo.findDeployment(r.projectId, r.deploymentId);
+        if (d) await this.d.runtime.ensure(this.specOf({ id: r.projectId }, d, state.envVersion)).catch(() => undefined);
+      }
+    }
   }
 
   async history(project: ProjectRow) {
@@ -203,16 +325,17 @@ export class HostingService {
     return { build_log: row.buildLog, runtime_log: await this.d.runtime.logs(row.id) };
   }
 
-  async sites(ownerId: string, domainOf: (p: ProjectRow) => string) {
+  async sites(ownerId: string, domainOf: (p: ProjectRow) => string, siteUrlOf: (p: ProjectRow) => string) {
     const rows = await this.d.repo.sitesOf(ownerId);
     return rows.map(({ project, live, latest }) => {
       const shown = latest?.status === 'building' ? latest : (live ?? latest);
-      const status = latest?.status === 'building' ? 'building' : live ? 'live' : latest?.status === 'failed' ? 'failed' : 'none';
+      const status = latest?.status === 'building' ? 'building' : live ? 'live' : latest?.status === 'failed' ? 'failed' : latest ? 'unpublished' : 'none';
       return {
         project_id: project.id,
         project_name: project.name,
         domain: domainOf(project),
-        status: status as 'live' | 'building' | 'failed' | 'none',
+        site_url: siteUrlOf(project),
+        status: status as 'live' | 'building' | 'failed' | 'unpublished' | 'none',
         type: shown?.type ?? null,
         deployment_id: shown?.id ?? null,
         updated_at: (shown?.finishedAt ?? shown?.createdAt)?.toISOString() ?? null,

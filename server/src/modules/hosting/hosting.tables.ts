@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables';
 
 export const siteDeployments = pgTable('site_deployments', {
@@ -27,7 +27,23 @@ export const sites = pgTable('sites', {
   projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
   liveDeploymentId: uuid('live_deployment_id').references(() => siteDeployments.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Goes up with every change of site_env: a process started with an older one is restarted. */
+  envVersion: integer('env_version').notNull().default(0),
 });
+
+/** The site's own environment (site-env.ts); a secret's value is sealed. */
+export const siteEnv = pgTable(
+  'site_env',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+    secret: boolean('secret').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.name] })],
+);
+export type SiteEnvRow = typeof siteEnv.$inferSelect;
 
 export const siteTraffic = pgTable(
   'site_traffic',

@@ -41,6 +41,7 @@ interface Container {
   id: string;
   spec: SiteSpec;
   upstream: TcpUpstream;
+  envVersion: number;
 }
 
 export class DockerRuntime implements Runtime {
@@ -86,7 +87,7 @@ export class DockerRuntime implements Runtime {
   }
 
   /** The create body: everything the container is allowed, and nothing more. */
-  createBody(spec: SiteSpec, uid = 65534) {
+  createBody(spec: SiteSpec, uid = 65534, own: Record<string, string> = {}) {
     if (this.o.network === 'host') throw new RuntimeStartError('Sites never run on the host network: choose another DOCKER network.', '');
     const nofile = this.o.maxOpenFiles ?? 1024;
     return {
@@ -94,7 +95,8 @@ export class DockerRuntime implements Runtime {
       Cmd: this.command(spec),
       WorkingDir: '/site',
       User: `${uid}:${uid}`,
-      Env: [`PORT=${PORT}`, 'NODE_ENV=production'],
+      // The owner's variables (site-env.ts refuses PORT and NODE_ENV), then the platform's.
+      Env: [...Object.entries(own).map(([k, v]) => `${k}=${v}`), `PORT=${PORT}`, 'NODE_ENV=production'],
       ExposedPorts: { [`${PORT}/tcp`]: {} },
       Labels: { 'hostbase.project': spec.projectId, 'hostbase.deployment': spec.deploymentId },
       HostConfig: {
@@ -117,10 +119,16 @@ export class DockerRuntime implements Runtime {
 
   async ensure(spec: SiteSpec): Promise<Upstream> {
     const known = this.containers.get(spec.deploymentId);
-    if (known) return known.upstream;
+    if (known && (spec.envVersion ?? 0) <= known.envVersion) return known.upstream;
+    if (known) {
+      // Its environment changed: a container's is fixed at creation, so it is made again.
+      this.containers.delete(spec.deploymentId);
+      await this.remove(known.id);
+    }
     const name = `hostbase-site-${spec.deploymentId}`;
     const uid = this.o.siteUid ? await this.o.siteUid(spec.projectId) : undefined;
-    const created = await this.api<{ Id: string; message?: string }>('POST', `/containers/create?name=${name}`, this.createBody(spec, uid));
+    const env = spec.env ? await spec.env() : { version: spec.envVersion ?? 0, vars: {} };
+    const created = await this.api<{ Id: string; message?: string }>('POST', `/containers/create?name=${name}`, this.createBody(spec, uid, env.vars));
     if (created.status !== 201) throw new RuntimeStartError(`Docker could not create the container: ${created.json?.message ?? created.status}`, '');
     const id = created.json.Id;
     const started = await this.api<{ message?: string }>('POST', `/containers/${id}/start`);
@@ -130,7 +138,7 @@ export class DockerRuntime implements Runtime {
     if (!binding) throw new RuntimeStartError('Docker published no port for the site', await this.logsOf(id));
     const upstream = { host: binding.HostIp === '0.0.0.0' ? '127.0.0.1' : binding.HostIp, port: Number(binding.HostPort) };
     if (this.o.waitReady !== false) await this.waitReady(id, upstream);
-    this.containers.set(spec.deploymentId, { id, spec, upstream });
+    this.containers.set(spec.deploymentId, { id, spec, upstream, envVersion: env.version });
     return upstream;
   }
 
@@ -153,6 +161,10 @@ export class DockerRuntime implements Runtime {
   running(projectId: string) {
     for (const c of this.containers.values()) if (c.spec.projectId === projectId) return { deploymentId: c.spec.deploymentId, upstream: c.upstream };
     return undefined;
+  }
+
+  projects() {
+    return [...this.containers.values()].map((c) => ({ projectId: c.spec.projectId, deploymentId: c.spec.deploymentId, envVersion: c.envVersion }));
   }
 
   async retire(projectId: string, keepDeploymentId?: string): Promise<void> {

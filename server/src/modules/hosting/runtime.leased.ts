@@ -195,6 +195,11 @@ export class LeasedRuntime implements Runtime {
     return this.isRunner ? this.o.local.running(projectId) : undefined;
   }
 
+  projects() {
+    // Only the runner has processes; what a lost lease left here is retired with its project.
+    return this.o.local.projects();
+  }
+
   async stats(projectId: string): Promise<RuntimeStats | undefined> {
     const holder = await this.holder();
     if (!holder) return undefined;

@@ -57,6 +57,9 @@ interface Proc {
   timer?: NodeJS.Timeout;
   counters: GroupCounters;
   lastExit?: string;
+  /** The owner's variables it runs with (kept for restarts after a crash) and their version. */
+  env: Record<string, string>;
+  envVersion: number;
 }
 
 export class ProcessRuntime implements Runtime {
@@ -111,15 +114,27 @@ export class ProcessRuntime implements Runtime {
   }
 
   ensure(spec: SiteSpec): Promise<Upstream> {
+    let pending = this.starting.get(spec.deploymentId);
+    if (pending) return pending;
     const p = this.procs.get(spec.deploymentId);
+    // Its environment changed (on any instance): stop it and start it again with the new one.
+    // Requests meanwhile wait for the new process (the starting promise), none is refused.
+    if (p && (spec.envVersion ?? 0) > p.envVersion) {
+      pending = this.stopProc(p)
+        .then(() => this.start(spec))
+        .finally(() => this.starting.delete(spec.deploymentId));
+      this.starting.set(spec.deploymentId, pending);
+      return pending;
+    }
     if (p && p.status === 'running') return Promise.resolve({ socketPath: p.socketPath });
     if (p && p.status === 'restarting') return this.waitRestarted(p);
-    let pending = this.starting.get(spec.deploymentId);
-    if (!pending) {
-      pending = this.start(spec).finally(() => this.starting.delete(spec.deploymentId));
-      this.starting.set(spec.deploymentId, pending);
-    }
+    pending = this.start(spec).finally(() => this.starting.delete(spec.deploymentId));
+    this.starting.set(spec.deploymentId, pending);
     return pending;
+  }
+
+  projects() {
+    return [...this.procs.values()].map((p) => ({ projectId: p.spec.projectId, deploymentId: p.spec.deploymentId, envVersion: p.envVersion }));
   }
 
   private async uidOf(projectId: string): Promise<number> {
@@ -135,6 +150,7 @@ export class ProcessRuntime implements Runtime {
     const refused = this.refusal(spec.kind);
     if (refused) throw new RuntimeStartError(refused, '');
     const uid = await this.uidOf(spec.projectId);
+    const env = spec.env ? await spec.env() : { version: spec.envVersion ?? 0, vars: {} };
     const name = this.prefix + spec.deploymentId;
     const dir = path.join(this.runRoot, name);
     // Layout: DIR (root, 0711) / app (the site's copy, its uid, 0500 via a read-only mount),
@@ -158,6 +174,7 @@ export class ProcessRuntime implements Runtime {
     const proc: Proc = {
       spec, name, dir, group, socketPath: path.join(dir, 'run', 'http.sock'),
       status: 'starting', restarts: 0, startedAt: Date.now(), stopping: false, counters: await group.counters(),
+      env: env.vars, envVersion: env.version,
     };
     this.procs.set(spec.deploymentId, proc);
     try {
@@ -185,7 +202,15 @@ export class ProcessRuntime implements Runtime {
   private async spawn(proc: Proc, uid: number): Promise<void> {
     const network = await this.network;
     if (proc.stopping) return;
+    // The owner's variables go in a file only the site's user reads, mounted read-only; the
+    // sandbox's first process hands them to the site's command after the privilege drop. Written
+    // by root into the root-owned folder (never into run/, which the site controls).
+    const envFile = path.join(proc.dir, 'env.json');
+    await fsp.rm(envFile, { force: true });
+    await fsp.writeFile(envFile, JSON.stringify(proc.env), { flag: 'wx', mode: 0o400 });
+    await fsp.chown(envFile, uid, uid);
     const argv = sandboxArgv(this.support, {
+      envFile,
       network: !!network,
       uid,
       appDir: path.join(proc.dir, 'app'),

@@ -1,6 +1,7 @@
 // How Node, PHP and Flask sites run behind the gateway. The process runtime (runtime.process.ts)
 // is the default; runtime.docker.ts speaks the Docker Engine API for production hosts.
 import type { RuntimeKind } from './site-layout';
+import type { SiteEnvSnapshot } from './site-env';
 
 export interface SiteSpec {
   projectId: string;
@@ -10,6 +11,13 @@ export interface SiteSpec {
   dir: string;
   /** File to start, relative to dir. */
   entry: string;
+  /**
+   * The version of the site's environment the caller saw (sites.env_version): a process of this
+   * deployment started with an older one is restarted by ensure().
+   */
+  envVersion?: number;
+  /** Reads the site's environment (its owner's variables, secrets opened) when a process starts. */
+  env?: () => Promise<SiteEnvSnapshot>;
 }
 
 /**
@@ -47,6 +55,8 @@ export interface Runtime {
    * project keep running until retire(): a deploy switches traffic first, then retires.
    */
   ensure(spec: SiteSpec, opts?: EnsureOptions): Promise<Upstream>;
+  /** The projects with a process (running, starting or restarting) on this instance. */
+  projects(): { projectId: string; deploymentId: string; envVersion: number }[];
   /** Stops every process of the project except `keepDeploymentId`. */
   retire(projectId: string, keepDeploymentId?: string): Promise<void>;
   /** The running deployment of a project on this instance, if any. */

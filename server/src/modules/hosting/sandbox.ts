@@ -21,6 +21,7 @@ export const SITE_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** Where the deployment, the relay socket and the init script appear inside the sandbox. */
 const APP = '/app';
 const RUN = '/run/hostbase';
+const ENV_FILE = `${RUN}-env.json`;
 
 /** Files of /etc a runtime may need; nothing that names the host's users, services or secrets. */
 const ETC_FILES = [
@@ -125,7 +126,13 @@ export interface SandboxCommand {
   groupFile: string;
   /** The site's command, as it runs inside (paths inside the sandbox). */
   command: string[];
+  /** The platform's variables (PORT, NODE_ENV, PATH): set by bwrap for every process inside. */
   env: Record<string, string>;
+  /**
+   * The owner's variables (site-env.ts) as a JSON object, readable by uid only: mounted read-only
+   * and given by site-init.cjs to the site's command alone, after the privilege drop.
+   */
+  envFile?: string;
   tmpBytes: number;
   /**
    * Egress: bwrap writes {"child-pid": N} to fd 3 once the namespaces exist and waits for a byte
@@ -161,8 +168,10 @@ export function sandboxArgv(support: SandboxSupport, c: SandboxCommand): string[
   }
   args.push('--size', String(c.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   args.push('--ro-bind', c.appDir, APP, '--bind', c.runDir, RUN, '--ro-bind', initScriptPath(), `${RUN}-init.cjs`);
+  if (c.envFile) args.push('--ro-bind', c.envFile, ENV_FILE);
   args.push('--chdir', APP, '--clearenv');
   for (const [k, v] of Object.entries(c.env)) args.push('--setenv', k, v);
+  if (c.envFile) args.push('--setenv', 'HOSTBASE_ENV_FILE', ENV_FILE);
   args.push(
     '--', support.setpriv!, '--reuid', String(c.uid), '--regid', String(c.uid), '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all',
     '--', process.execPath, '--max-old-space-size=24', '--max-semi-space-size=1', `${RUN}-init.cjs`, `${RUN}/${path.basename(c.socketPath)}`, String(SITE_PORT), '--', ...c.command,

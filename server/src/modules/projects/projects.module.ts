@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import { Errors } from '../../http/errors';
-import type { SchemeVerifier } from '../../http/security';
+import { headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
 import { ProjectsRepository } from './projects.repository';
-import { ProjectsService } from './projects.service';
+import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
 import type { ProjectKeyKind } from './projects.tables';
 import { PlanLimitGuard } from '../billing/plan-limits';
@@ -22,20 +22,33 @@ export function createProjectsModule(deps: Deps) {
     lookups: deps.lookups,
     limits: new PlanLimitGuard(deps),
   });
+  // The deprecated aliases: x-api-key with one kind of key each (bucketKey: the secret key on
+  // storage; authKey: the publishable key on auth and the database).
   const keyVerifier =
     (kind: ProjectKeyKind): SchemeVerifier =>
     async (req) => {
-      const header = req.headers['x-api-key'];
-      const key = Array.isArray(header) ? header[0] : header;
-      if (!key) throw Errors.unauthorized('Missing API key (x-api-key header)');
+      const key = headerValue(req, 'x-api-key');
+      if (!key) throw missingCredential('Missing API key (x-api-key header)');
       const project = await service.projectForKey(kind, key);
       if (!project) throw Errors.invalidApiKey();
       req.project = project;
+      req.projectKeyKind = KEY_ROLE[kind];
+      req.projectKeyHeader = 'x-api-key';
     };
+  // X-Hostbase-Key: the publishable or the secret key; the handlers apply the access rules by role.
+  const projectKey: SchemeVerifier = async (req) => {
+    const key = headerValue(req, 'x-hostbase-key');
+    if (!key) throw missingCredential('Missing API key (X-Hostbase-Key header)');
+    const found = await service.projectForAnyKey(key);
+    if (!found) throw Errors.invalidApiKey();
+    req.project = found.project;
+    req.projectKeyKind = found.role;
+    req.projectKeyHeader = 'x-hostbase-key';
+  };
   return {
     service,
     handlers: createProjectsHandlers(service),
-    verifiers: { bucketKey: keyVerifier('bucket'), authKey: keyVerifier('authentication') },
+    verifiers: { projectKey, bucketKey: keyVerifier('bucket'), authKey: keyVerifier('authentication') },
   };
 }
 

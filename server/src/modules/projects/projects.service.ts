@@ -1,6 +1,7 @@
 // Projects: creation with a unique subdomain, ownership checks, API keys (random, stored hashed
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
+import { siteUrl } from '../../lib/site-url';
 import type { Clock } from '../../lib/clock';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
@@ -10,8 +11,23 @@ import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
 import type { PlanLimitGuard } from '../billing/plan-limits';
 import { projectCount } from '../billing/usage-counts';
+import type { ProjectKeyRole } from '../../http/auth';
 
-const KEY_PREFIX: Record<ProjectKeyKind, string> = { bucket: 'hb_bucket_', authentication: 'hb_auth_' };
+/**
+ * The prefixes of each kind's keys, the one new keys get first. The authentication key is the
+ * publishable key and the bucket key the secret key: keys made before they had those names keep
+ * their prefix and keep working until rotated.
+ */
+const KEY_PREFIXES: Record<ProjectKeyKind, readonly string[]> = { bucket: ['hb_secret_', 'hb_bucket_'], authentication: ['hb_publishable_', 'hb_auth_'] };
+
+/** The stored kind of each app key's role. */
+export const KEY_KIND: Record<ProjectKeyRole, ProjectKeyKind> = { publishable: 'authentication', secret: 'bucket' };
+export const KEY_ROLE: Record<ProjectKeyKind, ProjectKeyRole> = { authentication: 'publishable', bucket: 'secret' };
+
+/** The kind a key's prefix says it is, or undefined. */
+export function keyKindOf(key: string): ProjectKeyKind | undefined {
+  return (Object.keys(KEY_PREFIXES) as ProjectKeyKind[]).find((kind) => KEY_PREFIXES[kind].some((prefix) => key.startsWith(prefix)));
+}
 
 /** Runs when a project is deleted, before its rows go: files, sites, processes, mail. */
 export type ProjectCleanup = (project: ProjectRow) => Promise<void>;
@@ -39,6 +55,11 @@ export class ProjectsService {
 
   domainOf(project: Pick<ProjectRow, 'subdomain'>): string {
     return `${project.subdomain}.${this.d.platformDomain}`;
+  }
+
+  /** The site's address for links: PUBLIC_URL's scheme and port with the project's domain. */
+  siteUrlOf(project: Pick<ProjectRow, 'subdomain'>): string {
+    return siteUrl(this.d.bucketDomain, this.domainOf(project));
   }
 
   list(ownerId: string): Promise<ProjectRow[]> {
@@ -108,9 +129,17 @@ export class ProjectsService {
 
   /** The project an app's key belongs to, or undefined for an unknown or rotated key. */
   async projectForKey(kind: ProjectKeyKind, key: string): Promise<ProjectRow | undefined> {
-    if (!key.startsWith(KEY_PREFIX[kind]) || key.length > 200) return undefined;
+    if (keyKindOf(key) !== kind || key.length > 200) return undefined;
     const keyHash = sha256(key);
     return this.d.lookups.get(`key:${kind}:${keyHash}`, () => this.d.repo.projectByKeyHash(kind, keyHash), (p) => [`project:${p.id}`]);
+  }
+
+  /** The project and role of a publishable or secret key (X-Hostbase-Key), or undefined. */
+  async projectForAnyKey(key: string): Promise<{ project: ProjectRow; role: ProjectKeyRole } | undefined> {
+    const kind = keyKindOf(key);
+    if (!kind) return undefined;
+    const project = await this.projectForKey(kind, key);
+    return project && { project, role: KEY_ROLE[kind] };
   }
 
   get bucketDomain(): string {
@@ -119,12 +148,12 @@ export class ProjectsService {
 
   private newKey(kind: ProjectKeyKind) {
     // 32 random bytes: 256 bits, far above the 128 the platform promises.
-    const plain = KEY_PREFIX[kind] + randomToken(32);
+    const plain = KEY_PREFIXES[kind][0] + randomToken(32);
     return { plain, row: { kind, keyHash: sha256(plain), keyEnc: this.d.secrets.seal(plain) } };
   }
 }
 
-export function projectView(p: ProjectRow, domain: string) {
+export function projectView(p: ProjectRow, domain: string, siteUrlOf: string) {
   return {
     id: p.id,
     project_id: p.id,
@@ -132,6 +161,7 @@ export function projectView(p: ProjectRow, domain: string) {
     description: p.description,
     subdomain: p.subdomain,
     primary_domain: domain,
+    site_url: siteUrlOf,
     created_at: p.createdAt.toISOString(),
   };
 }

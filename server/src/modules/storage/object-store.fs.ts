@@ -157,7 +157,7 @@ export class FsObjectStore implements ObjectStore {
       const key = path.relative(this.objects, file).split(path.sep).join('/');
       if (!key.startsWith(prefix)) continue;
       const st = await fsp.stat(file).catch(() => undefined); // deleted meanwhile: skip it
-      if (st?.isFile()) yield { key, size: st.size };
+      if (st?.isFile()) yield { key, size: st.size, lastModified: st.mtime };
     }
   }
 

@@ -155,8 +155,8 @@ export class S3ObjectStore implements ObjectStore {
   async *list(prefix: string): AsyncIterable<ListedObject> {
     assertValidPrefix(prefix);
     for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {
-      const { name, size } = item as { name?: string; size?: number };
-      if (name !== undefined) yield { key: name, size: size ?? 0 };
+      const { name, size, lastModified } = item as { name?: string; size?: number; lastModified?: Date };
+      if (name !== undefined) yield { key: name, size: size ?? 0, lastModified };
     }
   }
 

@@ -45,6 +45,8 @@ export interface GetResult extends ObjectInfo {
 export interface ListedObject {
   key: string;
   size: number;
+  /** When the object was last written, where the store tells (both of ours do). */
+  lastModified?: Date;
 }
 
 export interface ObjectStore {

@@ -3,6 +3,7 @@
 // which is StorageRepository.chargeWithinQuota: one locked check-then-write per account.
 import { AppError, Errors } from '../../http/errors';
 import { planLimits } from '../../lib/plans';
+import type { LookupCache } from '../../lib/lookup-cache';
 import type { StorageRepository, Tx, Usage } from './storage.repository';
 import { humanBytes } from './file-meta';
 
@@ -19,11 +20,19 @@ export class StorageQuota {
   constructor(
     private readonly repo: Pick<StorageRepository, 'usage' | 'chargeWithinQuota'>,
     private readonly notice?: StorageNotice,
+    /**
+     * Where usage() keeps the figures between changes, dropped by the notices of
+     * migrations/0019 (files, deployments' bytes, projects going) and of the account (its plan).
+     * Never what a charge checks: that reads the database under the account's lock.
+     */
+    private readonly lookups?: Pick<LookupCache, 'get'>,
   ) {}
 
   /** Storage used by the owner across all projects (files and hosting apart), and the plan's allowance. */
   async usage(ownerId: string): Promise<QuotaView> {
-    const usage = await this.repo.usage(ownerId);
+    const usage = this.lookups
+      ? ((await this.lookups.get(`storage:${ownerId}`, () => this.repo.usage(ownerId), () => [`storage:${ownerId}`, `account:${ownerId}`])) as Usage)
+      : await this.repo.usage(ownerId);
     const limits = planLimits(usage.plan);
     return { ...usage, quotaBytes: Number.isFinite(limits.storageBytes) ? limits.storageBytes : undefined, planLabel: limits.label };
   }

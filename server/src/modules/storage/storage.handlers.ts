@@ -1,11 +1,16 @@
 // Thin handlers keyed by operationId: console calls (bearer token, project by path, owned by the
-// caller), share links (public, segment + id), and app calls (bucket API key, its own project).
+// caller), share links (public, segment + id), app calls (the project's key, under the folder
+// access rules unless it is the secret key alone), and signed links.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
-import { keyProject, ownedProject } from '../../http/auth';
+import { Errors } from '../../http/errors';
+import { appCaller, ownedProject } from '../../http/auth';
 import { sendObject, wantsAttachment } from './download';
+import { isNotModified, rangeFor } from '../../http/conditional';
 import type { FormPart, StorageService } from './storage.service';
 import { activityNote } from '../activity/activity.context';
+import type { StorageAccessService } from './storage-access';
+import type { StorageRuleRow } from './storage.tables';
 
 type ShareRequest = FastifyRequest<{ Params: { segment: string; objectId: string }; Querystring: { download?: string } }>;
 
@@ -25,7 +30,7 @@ export function shareLinkHandler(storage: StorageService) {
   };
 }
 
-export function createStorageHandlers(storage: StorageService): HandlerMap {
+export function createStorageHandlers(storage: StorageService, access: StorageAccessService): HandlerMap {
   return {
     uploadObject: async (req) => {
       const row = await storage.upload(await ownedProject(req), form(req));
@@ -43,23 +48,74 @@ export function createStorageHandlers(storage: StorageService): HandlerMap {
 
     downloadObject: shareLinkHandler(storage) as HandlerMap['downloadObject'],
 
+    listStorageRules: async (req) => {
+      const rows = await access.rules(await ownedProject(req));
+      return { rules: rows.map(ruleView) };
+    },
+
+    setStorageRule: async (req) => {
+      const row = await access.setRule(await ownedProject(req), req.body.folder, req.body.access);
+      return { message: 'saved', rule: ruleView(row) };
+    },
+
+    deleteStorageRule: async (req) => {
+      await access.deleteRule(await ownedProject(req), req.body.folder);
+      return { message: 'deleted' };
+    },
+
+    listSignedLinks: async (req) => ({ links: await access.links(await ownedProject(req), req.body?.object_id) }),
+
+    createSignedLink: async (req) => {
+      const link = await access.createLinkInConsole(await ownedProject(req), req.body.object_id, req.body.expires_in);
+      activityNote('file', link.name ?? link.object_id);
+      return { message: 'created', link };
+    },
+
+    revokeSignedLink: async (req) => {
+      await access.revoke(await ownedProject(req), req.body.link_id);
+      return { message: 'revoked' };
+    },
+
     bucketUploadObject: async (req) => {
-      const row = await storage.upload(keyProject(req), form(req));
+      const row = await access.upload(appCaller(req), form(req));
       return { message: 'saved', file: storage.view(row) };
     },
 
-    bucketListObjects: async (req) => storage.list(keyProject(req), req.query.page ?? 1),
+    bucketListObjects: async (req) => access.list(appCaller(req), req.query.page ?? 1, req.query.folder ?? ''),
 
     bucketDownloadObject: async (req, reply) => {
-      const row = await storage.owned(keyProject(req), req.params.objectId);
+      const row = await access.readable(appCaller(req), req.params.objectId);
       return sendObject(req, reply, storage.store, row, { attachment: false });
     },
 
     bucketDeleteObject: async (req) => {
-      const project = keyProject(req);
-      await storage.owned(project, req.params.objectId);
-      await storage.delete(project, [req.params.objectId]);
+      await access.delete(appCaller(req), req.params.objectId);
       return { message: 'deleted' };
+    },
+
+    createObjectSignedLink: async (req) => ({ message: 'created', link: await access.createLinkFor(appCaller(req), req.params.objectId, req.body.expires_in) }),
+
+    revokeObjectSignedLink: async (req) => {
+      await access.revokeFor(appCaller(req), req.params.linkId);
+      return { message: 'revoked' };
+    },
+
+    downloadSignedObject: async (req, reply) => {
+      const { link, file } = await access.signed(req.params.token);
+      // Readable from the pages of the project's allowed origins (http/app-cors.ts).
+      req.authProjectId = link.projectId;
+      // An answer with bytes counts, before they go (and only while the link is still valid at
+      // that moment): a 304 or a 416 sends none.
+      const validators = { etag: `"${file.etag}"`, lastModified: file.updatedAt };
+      const sendsBytes = !isNotModified(req.headers, validators) && rangeFor(req.headers, file.objectSize, validators).kind !== 'unsatisfiable';
+      if (sendsBytes && !(await access.countDownload(link))) {
+        // Revoked or expired since it was read: say which.
+        await access.signed(req.params.token);
+        throw Errors.notFound('Signed link');
+      }
+      return sendObject(req, reply, storage.store, file, { attachment: wantsAttachment(req.query.download) });
     },
   };
 }
+
+const ruleView = (r: StorageRuleRow) => ({ folder: r.folder, access: r.access, updated_at: r.updatedAt.toISOString() });

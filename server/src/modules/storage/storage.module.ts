@@ -7,20 +7,26 @@ import type { Deps } from '../../deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
+import { StorageAccessRepository } from './storage-access.repository';
+import { StorageAccessService } from './storage-access';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {
+  const accessRepo = new StorageAccessRepository(deps.db);
   const service = new StorageService({
-    repo: new StorageRepository(deps.db),
+    repo: new StorageRepository(deps.db, deps.lookups),
+    folderPage: (projectId, folder, limit, offset) => accessRepo.folderPage(projectId, folder, limit, offset),
     store: deps.objectStore,
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
     clock: deps.clock,
     notice: new PlanLimitGuard(deps).noticeOf('storage'),
+    lookups: deps.lookups,
   });
+  const access = new StorageAccessService({ repo: accessRepo, storage: service, publicUrl: deps.config.publicUrl });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
-  return { service, handlers: createStorageHandlers(service) };
+  return { service, handlers: createStorageHandlers(service, access) };
 }
 
 /** A project's files: deleted with it (app.projects.onDelete). */
@@ -28,6 +34,14 @@ export const storagePlugin = fp(
   async (app: FastifyInstance) => {
     const storage = createStorageModule(app.deps, app.projects);
     app.decorate('storage', storage.service);
+    // Bytes a killed process left without their row, swept once the server is up (in the
+    // background: a large bucket takes a while to list, and serving does not wait for it).
+    app.addHook('onListen', () => {
+      storage.service.sweepOrphans().then(
+        (removed) => removed && app.log.warn({ removed }, 'storage: removed files left without their row by an interrupted upload or deletion'),
+        (err: unknown) => app.log.warn({ err }, 'storage: the sweep of files without their row failed; it runs again at the next start'),
+      );
+    });
     app.contractParts.add('storage', storage);
     // The same handler as downloadObject, at the path share links use.
     app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(storage.service));

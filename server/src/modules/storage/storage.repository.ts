@@ -6,6 +6,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';
@@ -49,7 +50,14 @@ export class StorageRepository {
   private readonly usageStatement;
   private readonly pageStatement;
 
-  constructor(private readonly db: Db) {
+  /**
+   * lookups: a write of files or stored bytes waits until every instance heard its notices
+   * (migrations/0019), so a listing anywhere shows it once the caller hears it is done.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly lookups?: Pick<LookupCache, 'barrier'>,
+  ) {
     this.usageStatement = usageQuery(db, sql.placeholder('ownerId')).prepare('hostbase_storage_usage');
     this.pageStatement = db
       .select({ row: storageObjects, total: sql<string>`count(*) OVER ()` })
@@ -74,13 +82,25 @@ export class StorageRepository {
   }
 
   /**
+   * The bytes stored by an account (as usage()) or by one of its projects: the one count of stored
+   * bytes, which the quota, the listings and the usage report all read.
+   */
+  async storedBytes(scope: { accountId: string } | { projectId: string }): Promise<number> {
+    if ('accountId' in scope) return (await this.usage(scope.accountId)).usedBytes;
+    const files = this.db.select({ used: sql`coalesce(sum(${storageObjects.objectSize}), 0)` }).from(storageObjects).where(eq(storageObjects.projectId, scope.projectId));
+    const hosting = this.db.select({ used: sql`coalesce(sum(${siteDeployments.storedBytes}), 0)` }).from(siteDeployments).where(eq(siteDeployments.projectId, scope.projectId));
+    const [row] = await this.db.select({ n: sql<string>`(${files}) + (${hosting})` }).from(projects).where(eq(projects.id, scope.projectId));
+    return Number(row?.n ?? 0);
+  }
+
+  /**
    * The one way bytes are charged to an account: in a transaction that locks the owner's account
    * row, checks that usage plus `bytes` stays within `quotaFor(plan)`, and runs `write` (which
    * records the bytes: an upload's row, a deployment's stored_bytes). `write` returning undefined
    * means its row is gone (nothing charged). Nothing is written when the quota would be passed.
    */
   async chargeWithinQuota<T>(ownerId: string, bytes: number, quotaFor: (plan: string) => number, write: (tx: Tx) => Promise<T | undefined>): Promise<Charge<T>> {
-    return this.db.transaction(async (tx) => {
+    const charge = await this.db.transaction(async (tx) => {
       // Serialises charges of one account (not of the platform) for the check-then-write.
       await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ownerId)).for('update');
       const usage = await this.usage(ownerId, tx);
@@ -89,6 +109,8 @@ export class StorageRepository {
       if (value === undefined) return { ok: false, usage, reason: 'gone' } as const;
       return { ok: true, value, usage } as const;
     });
+    if (charge.ok) await this.lookups?.barrier();
+    return charge;
   }
 
   /**
@@ -112,6 +134,13 @@ export class StorageRepository {
     return { rows: [], total: Number(total?.n ?? 0) };
   }
 
+  /** Those of `keys` that a file's row points to. */
+  async existingKeys(keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const rows = await this.db.select({ key: storageObjects.storageKey }).from(storageObjects).where(inArray(storageObjects.storageKey, keys));
+    return new Set(rows.map((r) => r.key));
+  }
+
   async find(objectId: string): Promise<StorageObjectRow | undefined> {
     if (!isUuid(objectId)) return undefined;
     const [row] = await this.db.select().from(storageObjects).where(eq(storageObjects.objectId, objectId)).limit(1);
@@ -122,7 +151,7 @@ export class StorageRepository {
   async deleteOwned(projectId: string, objectIds: string[]): Promise<StorageObjectRow[]> {
     const ids = objectIds.filter(isUuid);
     if (ids.length === 0) return [];
-    return transactionWithActivity(
+    const deleted = await transactionWithActivity(
       this.db,
       ['deleteObjects'],
       (tx) => tx.delete(storageObjects).where(and(eq(storageObjects.projectId, projectId), inArray(storageObjects.objectId, ids))).returning(),
@@ -131,5 +160,7 @@ export class StorageRepository {
         return true;
       },
     );
+    if (deleted.length > 0) await this.lookups?.barrier();
+    return deleted;
   }
 }

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError, Errors } from '../../http/errors';
 import type { Clock } from '../../lib/clock';
+import type { LookupCache } from '../../lib/lookup-cache';
 import { planLimits } from '../../lib/plans';
 import { safeEqual } from '../../lib/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
@@ -14,6 +15,7 @@ import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow } from './storage.tables';
 import { StorageQuota, type QuotaView, type StorageNotice } from './quota';
 import { displayName, humanBytes, objectType } from './file-meta';
+import { folderProblem } from './access-rules';
 
 export const PAGE_SIZE = 100;
 
@@ -31,16 +33,44 @@ export interface StorageServiceDeps {
   clock: Clock;
   /** Storage use after a charge: quota_passed at 80 % and 100 % (billing/plan-limits.ts). */
   notice?: StorageNotice;
+  /**
+   * Where listings keep pages of files and the owner's usage between changes: dropped on every
+   * instance by the notices of migrations/0019, and a write waits (barrier) until every instance
+   * heard it. Without it every listing reads the database.
+   */
+  lookups?: Pick<LookupCache, 'get' | 'barrier'>;
+  /** A page of every file in a folder and below (storage-access.repository.ts). */
+  folderPage?: (projectId: string, folder: string, limit: number, offset: number) => Promise<{ rows: StorageObjectRow[]; total: number }>;
 }
+
+/** A page of a project's files as listings answer it. */
+interface FilesPage {
+  files: ReturnType<StorageService['view']>[];
+  total: number;
+}
+
+export interface UploadOptions {
+  /** The end user who uploads (the owner rule), if any. */
+  ownerId?: string | null;
+  /** Throws when the caller may not upload into the folder (the access rules), before any byte is stored. */
+  authorize?: (folder: string) => void | Promise<void>;
+}
+
+/** A page of the files a rule-bound caller may read, in a folder and below. */
+export type ReadablePage = (folder: string, limit: number, offset: number) => Promise<{ rows: StorageObjectRow[]; total: number }>;
 
 export const objectKey = (projectId: string, objectId: string) => `projects/${projectId}/objects/${objectId}`;
 export const projectPrefix = (projectId: string) => `projects/${projectId}/`;
+/** A file's key (objectKey), and nothing else under projects/. */
+const FILE_KEY = /^projects\/[^/]+\/objects\/[^/]+$/;
+/** Bytes without a row younger than this are never swept: an upload may be about to insert it. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 export class StorageService {
   readonly quotas: StorageQuota;
 
   constructor(private readonly d: StorageServiceDeps) {
-    this.quotas = new StorageQuota(d.repo, d.notice);
+    this.quotas = new StorageQuota(d.repo, d.notice, d.lookups);
   }
 
   private async noticeFigures(ownerId: string): Promise<[string, number]> {
@@ -57,7 +87,7 @@ export class StorageService {
    * Reads the form and streams its one `file` part into the store. `project_id`, when sent (before
    * or after the file), must name `project`. Whatever fails, nothing is left: no bytes, no row.
    */
-  async upload(project: ProjectRow, form: AsyncIterable<FormPart>): Promise<StorageObjectRow> {
+  async upload(project: ProjectRow, form: AsyncIterable<FormPart>, opts: UploadOptions = {}): Promise<StorageObjectRow> {
     const usage = await this.quota(project.ownerId);
     const { usedBytes, quotaBytes } = usage;
     const quotaError = () => this.quotas.exceeded(usage);
@@ -67,17 +97,37 @@ export class StorageService {
     const objectId = crypto.randomUUID();
     const key = objectKey(project.id, objectId);
     let stored: { size: number; etag: string; name: string; type: string } | undefined;
+    let folder = '';
     try {
       for await (const part of form) {
         if (part.type === 'field') {
           if (part.fieldname === 'project_id' && String(part.value) !== project.id) {
             throw Errors.validation('body/project_id must match the project in the path');
           }
+          if (part.fieldname === 'folder') {
+            // The rules are checked before any byte is stored: the folder must come first.
+            if (stored) throw Errors.validation('body/folder must come before the file in the form');
+            folder = String(part.value);
+            const problem = folderProblem(folder);
+            if (problem) throw Errors.validation(`body/folder ${problem}`);
+          }
           continue;
         }
         if (part.fieldname !== 'file') {
           part.file.destroy();
           throw Errors.validation(`body/file is required (the file was sent as "${part.fieldname}")`);
+        }
+        if (stored) {
+          part.file.destroy();
+          throw Errors.validation('body must have exactly one file');
+        }
+        if (opts.authorize) {
+          try {
+            await opts.authorize(folder);
+          } catch (err) {
+            part.file.destroy();
+            throw err;
+          }
         }
         stored = await this.putPart(key, part, remaining, quotaError);
       }
@@ -88,7 +138,7 @@ export class StorageService {
         {
           objectId, projectId: project.id, storageKey: key, name: stored.name, objectType: stored.type,
           objectSize: stored.size, etag: stored.etag, shareSegment: crypto.randomBytes(18).toString('base64url'),
-          createdAt: now, updatedAt: now,
+          folder, ownerId: opts.ownerId ?? null, createdAt: now, updatedAt: now,
         },
         (plan) => planLimits(plan).storageBytes,
       );
@@ -128,13 +178,35 @@ export class StorageService {
     }
   }
 
-  async list(project: ProjectRow, page = 1) {
-    const [{ rows, total }, { usedBytes, filesBytes, hostingBytes, quotaBytes }] = await Promise.all([
-      this.d.repo.page(project.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-      this.quota(project.ownerId),
-    ]);
+  private async page(projectId: string, page: number): Promise<FilesPage> {
+    const read = async (): Promise<FilesPage> => {
+      const { rows, total } = await this.d.repo.page(projectId, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+      return { files: Object.freeze(rows.map((r) => Object.freeze(this.view(r)))) as FilesPage['files'], total };
+    };
+    if (!this.d.lookups) return read();
+    return (await this.d.lookups.get(`files:${projectId}:${page}`, read, () => [`files:${projectId}`], (p) => 1 + p.files.length))!;
+  }
+
+  /**
+   * A page of files: every file of the project (the console, the secret key), or with `readable`
+   * the page the access rules let a rule-bound caller read, without the account's storage figures.
+   */
+  async list(project: ProjectRow, page = 1, opts: { folder?: string; readable?: ReadablePage } = {}) {
+    const offset = (page - 1) * PAGE_SIZE;
+    const folder = opts.folder ?? '';
+    if (opts.readable) {
+      const { rows, total } = await opts.readable(folder, PAGE_SIZE, offset);
+      return { files: rows.map((r) => this.view(r)), total, page, page_size: PAGE_SIZE, next_page: page * PAGE_SIZE < total ? page + 1 : null };
+    }
+    // The whole project's pages are kept between changes (page()); a folder's are read each time.
+    const pageOf = async (): Promise<FilesPage> => {
+      if (folder === '') return this.page(project.id, page);
+      const { rows, total } = await this.d.folderPage!(project.id, folder, PAGE_SIZE, offset);
+      return { files: rows.map((r) => this.view(r)), total };
+    };
+    const [{ files, total }, { usedBytes, filesBytes, hostingBytes, quotaBytes }] = await Promise.all([pageOf(), this.quota(project.ownerId)]);
     return {
-      files: rows.map((r) => this.view(r)),
+      files,
       total,
       page,
       page_size: PAGE_SIZE,
@@ -153,6 +225,35 @@ export class StorageService {
     const rows = await this.d.repo.deleteOwned(project.id, objectIds);
     for (const row of rows) await this.d.store.delete(row.storageKey);
     return rows.length;
+  }
+
+  /**
+   * Removes files' bytes that no row points to and that were written over `graceMs` ago: what a
+   * process killed between storing an upload and inserting its row left (or between deleting rows
+   * and their bytes, or a project's rows and its folder). An upload's bytes become visible only
+   * when complete, milliseconds before its row, so the grace only has to outlast that moment on
+   * any instance; objects whose store gives no time are left alone. Returns how many it removed.
+   */
+  async sweepOrphans(graceMs = ORPHAN_GRACE_MS): Promise<number> {
+    const before = this.d.clock.now().getTime() - graceMs;
+    let removed = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      const kept = await this.d.repo.existingKeys(batch);
+      for (const key of batch) {
+        if (kept.has(key)) continue;
+        await this.d.store.delete(key);
+        removed++;
+      }
+      batch = [];
+    };
+    for await (const o of this.d.store.list('projects/')) {
+      if (!FILE_KEY.test(o.key) || !o.lastModified || o.lastModified.getTime() > before) continue;
+      batch.push(o.key);
+      if (batch.length >= 500) await flush();
+    }
+    await flush();
+    return removed;
   }
 
   /** Removes every byte of a project; its rows go with the project (ON DELETE CASCADE). */
@@ -174,6 +275,10 @@ export class StorageService {
     return row;
   }
 
+  findFile(objectId: string): Promise<StorageObjectRow | undefined> {
+    return this.d.repo.find(objectId);
+  }
+
   get store(): ObjectStore {
     return this.d.store;
   }
@@ -185,6 +290,8 @@ export class StorageService {
       object_size: r.objectSize,
       metadata: JSON.stringify({ name: r.name }),
       path: `${this.d.bucketDomain}/s3/object-storage/${r.shareSegment}/${r.objectId}`,
+      folder: r.folder,
+      owner_id: r.ownerId,
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     };

@@ -12,6 +12,8 @@ import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
 import { applyRetention } from './retention';
+import { StorageRepository } from '../storage/storage.repository';
+import { activeUsers } from '../billing/usage-counts';
 
 export interface UsageOptions {
   flushEveryMs?: number;
@@ -35,7 +37,13 @@ export function createUsageModule(app: FastifyInstance, deps: Deps, opts: UsageO
     clearInterval(retention);
     await counter.close();
   });
-  const service = new UsageService({ repo, clock: deps.clock });
+  const storage = new StorageRepository(deps.db);
+  const service = new UsageService({
+    repo,
+    clock: deps.clock,
+    storedBytes: (scope) => storage.storedBytes(scope),
+    activeUsers: (scope, since) => activeUsers(deps.db, scope, since),
+  });
   return { counter, service, handlers: createUsageHandlers(service) };
 }
 

@@ -1,6 +1,8 @@
 // The usage records' queries: the request counts' additive upsert, the sign-ins' daily rows, and
 // the reads of the dashboards, for one project or every project of an account. The current sizes
-// (files, deployments, databases) and the sites' bandwidth are read where they already live.
+// (databases here; files and deployments from the storage module's one count) and the sites'
+// bandwidth are read where they already live; the month's active users are the plan limit's count
+// (billing/usage-counts.ts).
 import type { Database } from '../../db/client';
 import { schemasBytes } from '../database/database-size';
 
@@ -107,32 +109,11 @@ export class UsageRepository {
     return rows.map((r) => ({ day: r.day, users: Number(r.users) }));
   }
 
-  /** Distinct end users who signed in from `sinceDay` (an end user belongs to one project). */
-  async activeUsersSince(scope: UsageScope, sinceDay: string): Promise<number> {
-    const s = scoped(scope);
-    const [row] = await this.database.query<{ n: number }>(
-      `SELECT count(DISTINCT user_id)::float8 AS n FROM usage_active_users WHERE ${s.where} AND day >= $2::date`,
-      [s.id, sinceDay],
-    );
-    return Number(row?.n ?? 0);
-  }
-
   async requestsSince(scope: UsageScope, since: Date): Promise<number> {
     const s = scoped(scope);
     const [row] = await this.database.query<{ n: number }>(
       `SELECT coalesce(sum(s2xx + s3xx + s4xx + s5xx), 0)::float8 AS n FROM usage_requests WHERE ${s.where} AND minute >= $2`,
       [s.id, since.toISOString()],
-    );
-    return Number(row?.n ?? 0);
-  }
-
-  /** Stored files and site deployments: what the storage quota counts (storage/quota.ts). */
-  async storageBytes(scope: UsageScope): Promise<number> {
-    const s = scoped(scope);
-    const [row] = await this.database.query<{ n: number }>(
-      `SELECT ((SELECT coalesce(sum(object_size), 0) FROM storage_objects WHERE ${s.where})
-             + (SELECT coalesce(sum(stored_bytes), 0) FROM site_deployments WHERE ${s.where}))::float8 AS n`,
-      [s.id],
     );
     return Number(row?.n ?? 0);
   }

@@ -1,7 +1,7 @@
 // The usage report of the dashboards: series per bucket over a range, active users per day, the
 // current totals and the caller's plan limits, for one project or all of an account's projects.
 import type { Clock } from '../../lib/clock';
-import { planLimits } from '../../lib/plans';
+import { limitsView, planLimits } from '../../lib/plans';
 import type { Reply } from '../../http/types';
 import type { UsageRepository, UsageScope } from './usage.repository';
 import { monthStartOf, rangeWindow, type UsageRange } from './ranges';
@@ -12,10 +12,18 @@ export type UsageReport = Reply<'getAccountUsage'>;
 const RATE_WINDOW_MS = 5 * 60_000;
 const MINUTE = 60_000;
 
-const finite = (n: number) => (Number.isFinite(n) ? n : null);
+
+export interface UsageServiceDeps {
+  repo: UsageRepository;
+  clock: Clock;
+  /** Bytes stored (files and deployments): the storage module's count (StorageRepository.storedBytes). */
+  storedBytes: (scope: UsageScope) => Promise<number>;
+  /** End users active since a date: the count the plan's limit applies to (billing/usage-counts.ts). */
+  activeUsers: (scope: UsageScope, since: Date) => Promise<number>;
+}
 
 export class UsageService {
-  constructor(private readonly d: { repo: UsageRepository; clock: Clock }) {}
+  constructor(private readonly d: UsageServiceDeps) {}
 
   async report(scope: UsageScope, plan: string, range: UsageRange = '7d'): Promise<UsageReport> {
     const now = this.d.clock.now();
@@ -25,9 +33,9 @@ export class UsageService {
       this.d.repo.requestsByBucket(scope, w.bucket, w.from),
       this.d.repo.bandwidthByBucket(scope, w.bucket, w.from),
       this.d.repo.activeUsersByDay(scope, w.days[0]),
-      this.d.repo.activeUsersSince(scope, monthStartOf(now)),
+      this.d.activeUsers(scope, new Date(`${monthStartOf(now)}T00:00:00Z`)),
       this.d.repo.requestsSince(scope, new Date(rateFrom)),
-      this.d.repo.storageBytes(scope),
+      this.d.storedBytes(scope),
       this.d.repo.databaseBytes(scope),
     ]);
 
@@ -62,13 +70,8 @@ export class UsageService {
         active_users_month: monthUsers,
         requests_per_second: rateSeconds > 0 ? Math.round((recent / rateSeconds) * 100) / 100 : 0,
       },
-      limits: {
-        plan,
-        label: limits.label,
-        database_bytes: finite(limits.databaseBytes),
-        storage_bytes: finite(limits.storageBytes),
-        monthly_active_users: finite(limits.monthlyActiveUsers),
-      },
+      // The contract's PlanUsageLimits picks its fields of the plan's limits.
+      limits: { plan, label: limits.label, ...limitsView(plan) },
     };
   }
 }

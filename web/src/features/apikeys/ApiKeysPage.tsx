@@ -3,8 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   getGetAuthenticationDetailsQueryKey,
   getGetBucketDetailsQueryKey,
+  getGetProjectApiKeysQueryKey,
   useGetAuthenticationDetails,
   useGetBucketDetails,
+  useGetProjectApiKeys,
   useRotateProjectKey,
 } from '../../api/generated/projects/projects';
 import type { RotateProjectKeyBodyKey } from '../../api/generated/model';
@@ -72,8 +74,8 @@ function KeyRow({ row }: { row: Row }) {
 }
 
 const KEY_CHOICES: { key: RotateProjectKeyBodyKey; label: string; help: string }[] = [
-  { key: 'bucket', label: 'Bucket API Key', help: 'Used by your app to upload, list and delete files.' },
-  { key: 'authentication', label: 'Authentication API Key', help: 'Used by your app to sign users up and in.' },
+  { key: 'bucket', label: 'Bucket API Key', help: 'The secret key: used by your servers, with full access to files and rows.' },
+  { key: 'authentication', label: 'Authentication API Key', help: 'The publishable key: used by your web pages and apps, under the access rules.' },
 ];
 
 function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: () => void; projectId: string }) {
@@ -98,9 +100,12 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
         onSuccess: async (res) => {
           setNewKey(res.api_key);
           toast.success('New key created', 'The old key stopped working.');
-          await queryClient.invalidateQueries({
-            queryKey: choice === 'bucket' ? getGetBucketDetailsQueryKey(projectId) : getGetAuthenticationDetailsQueryKey(projectId),
-          });
+          await Promise.all([
+            queryClient.invalidateQueries({
+              queryKey: choice === 'bucket' ? getGetBucketDetailsQueryKey(projectId) : getGetAuthenticationDetailsQueryKey(projectId),
+            }),
+            queryClient.invalidateQueries({ queryKey: getGetProjectApiKeysQueryKey(projectId) }),
+          ]);
         },
         onError: (err) => setError(errorMessage(err)),
       },
@@ -170,6 +175,7 @@ export default function ApiKeysPage() {
   const { projectId, project } = useProject();
   const bucket = useGetBucketDetails(projectId);
   const auth = useGetAuthenticationDetails(projectId);
+  const appKeys = useGetProjectApiKeys(projectId);
   const [rotating, setRotating] = useState(false);
 
   const rows: Row[] = [
@@ -178,6 +184,10 @@ export default function ApiKeysPage() {
     { label: 'Bucket ID', value: bucket.data?.bucketId, loading: bucket.isPending },
     { label: 'Bucket API Key', value: bucket.data?.api_key, secret: true, loading: bucket.isPending },
     { label: 'Authentication API Key', value: auth.data?.api_key, secret: true, loading: auth.isPending },
+  ];
+  const appRows: Row[] = [
+    { label: 'Publishable Key', value: appKeys.data?.publishable_key, loading: appKeys.isPending },
+    { label: 'Secret Key', value: appKeys.data?.secret_key, secret: true, loading: appKeys.isPending },
   ];
 
   return (
@@ -197,6 +207,20 @@ export default function ApiKeysPage() {
       )}
       <dl className="card key-list">
         {rows.map((r) => (
+          <KeyRow key={r.label} row={r} />
+        ))}
+      </dl>
+      <h2 className="panel-title">App keys</h2>
+      <p className="muted">
+        Send one in the <code>X-Hostbase-Key</code> header, and a signed-in end user&apos;s access token in{' '}
+        <code>X-Hostbase-User-Token</code>. The <strong>publishable key</strong> is safe in a web page: storage and database
+        calls made with it follow the access rules (set them per folder on the Storage screen, per table on the Database
+        screen). The <strong>secret key</strong> is for your servers only: it bypasses the access rules. They are the
+        authentication and bucket API keys above under their new names, and rotate with them.
+      </p>
+      {appKeys.isError && <ErrorState title="Could not load the app keys" error={appKeys.error} onRetry={() => appKeys.refetch()} />}
+      <dl className="card key-list">
+        {appRows.map((r) => (
           <KeyRow key={r.label} row={r} />
         ))}
       </dl>

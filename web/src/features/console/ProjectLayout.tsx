@@ -38,7 +38,7 @@ export default function ProjectLayout() {
           <Icon name="arrowLeft" size={16} /> Projects
         </Link>
         <span className="project-bar-name">{project.project_name ?? project.subdomain ?? project.domain}</span>
-        <a className="project-bar-domain mono" href={`https://${project.domain}`} target="_blank" rel="noreferrer">
+        <a className="project-bar-domain mono" href={project.site_url ?? `http://${project.domain}`} target="_blank" rel="noreferrer">
           {project.domain}
         </a>
       </div>

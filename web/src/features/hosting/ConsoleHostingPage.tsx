@@ -9,7 +9,7 @@ import { formatDate } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { DeployModal } from './DeployModal';
 
-const siteTone = { live: 'green', building: 'yellow', failed: 'red', none: 'gray' } as const;
+const siteTone = { live: 'green', building: 'yellow', failed: 'red', unpublished: 'gray', none: 'gray' } as const;
 
 export default function ConsoleHostingPage() {
   usePageTitle('Hosting');
@@ -44,7 +44,7 @@ export default function ConsoleHostingPage() {
               <li key={s.project_id} className="card site-item">
                 <div className="site-main-info">
                   <span className="project-name">{s.project_name}</span>
-                  <a className="project-domain mono" href={`https://${s.domain}`} target="_blank" rel="noreferrer">
+                  <a className="project-domain mono" href={s.site_url ?? `http://${s.domain}`} target="_blank" rel="noreferrer">
                     {s.domain}
                   </a>
                 </div>

@@ -77,7 +77,7 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
                         className="btn btn-secondary btn-sm"
                         onClick={() => toActivate.open(d)}
                       >
-                        Rollback
+                        {data.live_deployment_id ? 'Rollback' : 'Publish'}
                       </button>
                     )}
                   </div>

@@ -7,8 +7,10 @@ import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 import { DeploymentsPanel } from './DeploymentsPanel';
 import { Domains } from './Domains';
+import { EnvironmentPanel } from './EnvironmentPanel';
 import { ManageModal } from './ManageModal';
 import { ServerStatus } from './ServerStatus';
+import { SiteLifecyclePanel } from './SiteLifecyclePanel';
 import { badgeStatus } from './siteStatus';
 import { Traffic } from './Traffic';
 
@@ -19,7 +21,7 @@ export default function ProjectHostingPage() {
   const [managing, setManaging] = useState(false);
 
   const live = deployments.data?.deployments.find((d) => d.live);
-  const siteStatus = deployments.data ? (live ? live.status : deployments.data.deployments[0]?.status === 'building' ? 'building' : 'none') : undefined;
+  const siteStatus = deployments.data ? (live ? live.status : deployments.data.deployments[0]?.status === 'building' ? 'building' : deployments.data.deployments.some((d) => d.status !== 'failed') ? 'unpublished' : 'none') : undefined;
 
   return (
     <div className="console-page">
@@ -28,7 +30,7 @@ export default function ProjectHostingPage() {
         description={
           <span className="inline-flex">
             Status: <StatusBadge status={badgeStatus(siteStatus)} />
-            <a href={`https://${project.domain}`} target="_blank" rel="noreferrer" className="inline-flex">
+            <a href={project.site_url ?? `http://${project.domain}`} target="_blank" rel="noreferrer" className="inline-flex">
               Visit site <Icon name="external" size={14} />
             </a>
           </span>
@@ -50,6 +52,16 @@ export default function ProjectHostingPage() {
       <Domains projectId={projectId} />
 
       <DeploymentsPanel projectId={projectId} domain={project.domain} deployments={deployments} onDeploy={() => setManaging(true)} />
+
+      <EnvironmentPanel projectId={projectId} />
+
+      <SiteLifecyclePanel
+        projectId={projectId}
+        subdomain={project.subdomain ?? project.domain.split('.')[0]}
+        domain={project.domain}
+        published={!!live}
+        hasDeployments={(deployments.data?.deployments.length ?? 0) > 0}
+      />
 
       <ManageModal open={managing} onClose={() => setManaging(false)} projectId={projectId} domain={project.domain} />
     </div>

@@ -16,6 +16,7 @@ export function badgeStatus(liveStatus: string | undefined): string {
     case 'failed':
       return 'error';
     case 'none':
+    case 'unpublished':
     case undefined:
       return 'inactive';
     default:

@@ -1,19 +1,62 @@
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CopyButton } from '../../components/CopyButton';
 import { Icon, type IconName } from '../../components/Icon';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { authSamples, databaseSamples, emailSamples, hostingSamples, storageSamples, type Sample } from './docs-samples';
 
 const TOPICS: { icon: IconName; title: string; text: string; href: string }[] = [
   { icon: 'rocket', title: 'Getting Started', text: 'Create a project and make your first call.', href: '#introduction' },
   { icon: 'book', title: 'API Reference', text: 'Every endpoint, generated from the OpenAPI contract.', href: '/api/docs' },
-  { icon: 'terminal', title: 'CLI Tools', text: 'Script your projects with curl and the REST API.', href: '#storage' },
-  { icon: 'code', title: 'SDKs', text: 'Plain HTTP with JSON works from any language.', href: '#authentication' },
+  { icon: 'terminal', title: 'CLI Tools', text: 'Deploy a folder, list projects and follow logs with the hostbase command.', href: '#cli' },
+  { icon: 'code', title: 'SDKs', text: '@hostbase/client for browsers and Node: auth, storage, database.', href: '#sdk' },
 ];
 
 const SECTIONS = ['Introduction', 'Authentication', 'Database', 'Storage', 'Hosting', 'Security'];
+const MORE = [
+  { id: 'email', title: 'Email' },
+  { id: 'sdk', title: 'JavaScript SDK' },
+  { id: 'cli', title: 'CLI' },
+];
+
+/** A code sample in several forms (SDK, curl), one shown at a time, with a copy button. */
+function CodeTabs({ name, samples }: { name: string; samples: Sample[] }) {
+  const [shown, setShown] = useState(0);
+  const id = useId();
+  const sample = samples[shown];
+  return (
+    <div className="code-tabs">
+      <div className="code-tabs-bar">
+        <div role="tablist" aria-label={`${name} example`}>
+          {samples.map((s, i) => (
+            <button
+              key={s.label}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${i}`}
+              aria-selected={i === shown}
+              aria-controls={`${id}-panel`}
+              className={`code-tab${i === shown ? ' is-active' : ''}`}
+              onClick={() => setShown(i)}
+            >
+              {s.label}
+            </button>
+          ))}
+        </div>
+        <CopyButton value={sample.code} label={`${name} ${sample.label} example`} className="code-copy" text="Copy" />
+      </div>
+      <pre role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${shown}`}>
+        <code>{sample.code}</code>
+      </pre>
+    </div>
+  );
+}
 
 export default function Docs() {
   usePageTitle('Documentation');
-  const origin = typeof window !== 'undefined' ? window.location.origin : 'https://your-host';
+  // The same text on the server-rendered page and at hydration; then this platform's own address.
+  const [origin, setOrigin] = useState('https://your-hostbase.example');
+  useEffect(() => setOrigin(window.location.origin), []);
   return (
     <div className="page container">
       <header className="page-hero">
@@ -34,13 +77,22 @@ export default function Docs() {
 
       <div className="docs-layout">
         <nav className="docs-sidebar" aria-label="Documentation sections">
-          <ul>
-            {SECTIONS.map((s) => (
-              <li key={s}>
-                <a href={`#${s.toLowerCase()}`}>{s}</a>
-              </li>
-            ))}
-          </ul>
+          <div className="docs-sidebar-inner">
+            <ul>
+              {SECTIONS.map((s) => (
+                <li key={s}>
+                  <a href={`#${s.toLowerCase()}`}>{s}</a>
+                </li>
+              ))}
+            </ul>
+            <ul className="docs-sidebar-more" aria-label="More">
+              {MORE.map((s) => (
+                <li key={s.id}>
+                  <a href={`#${s.id}`}>{s.title}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
         </nav>
         <article className="docs-article prose">
           <h2 id="introduction">Quick start</h2>
@@ -48,45 +100,98 @@ export default function Docs() {
             <li>
               <Link to="/auth/signup">Create an account</Link> and open the <Link to="/console">console</Link>.
             </li>
-            <li>Create a project and pick a subdomain. Your project gets its own bucket and authentication service.</li>
+            <li>Create a project and pick a subdomain. Your project gets its own bucket, authentication service and database.</li>
             <li>
-              Open <strong>API Keys</strong> to copy the bucket API key and the authentication API key.
+              Open <strong>API Keys</strong> to copy the project&apos;s keys. The <strong>publishable key</strong> is safe in a
+              web page (the project&apos;s access rules decide what it may do); the <strong>secret key</strong> stays on your server.
+            </li>
+            <li>
+              Call the API from your app with <code>@hostbase/client</code>, or from anywhere with curl: every call below is
+              shown both ways. The API is at <code>{origin}/api</code>.
             </li>
           </ol>
 
           <h2 id="authentication">Basic usage: authentication</h2>
-          <p>Sign a user of your app up with the authentication API key:</p>
-          <pre>
-            <code>{`curl -X POST ${origin}/api/auth/v1/signup \\
-  -H "x-api-key: $AUTH_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '{"email":"ada@example.com","password":"a-long-password"}'`}</code>
-          </pre>
           <p>
-            The answer holds an <code>access_token</code> and a <code>refresh_token</code>. Refresh the session with{' '}
-            <code>/api/auth/v1/refresh</code> and sign out with <code>/api/auth/v1/signout</code>.
+            Sign your app&apos;s users up and in. An access token lasts an hour; the refresh token gets a new pair and
+            works once. The SDK keeps the session and refreshes it for you.
           </p>
+          <CodeTabs name="Authentication" samples={authSamples(origin)} />
 
           <h2 id="database">Database</h2>
-          <p>Every project gets a managed database. Table management in the console is in preview.</p>
+          <p>
+            Every project gets a managed PostgreSQL database. Create tables in the console&apos;s Database page and give
+            each an access rule: <code>read</code>, <code>signed_in</code>, <code>owner</code> (each user sees only their own
+            rows) or none. Then read and write rows from your app:
+          </p>
+          <CodeTabs name="Database" samples={databaseSamples(origin)} />
 
           <h2 id="storage">Storage</h2>
-          <p>Upload a file with the bucket API key, then share its public link:</p>
-          <pre>
-            <code>{`curl -X POST ${origin}/api/storage/v1/objects \\
-  -H "x-api-key: $BUCKET_API_KEY" \\
-  -F file=@cat.png`}</code>
-          </pre>
+          <p>Upload files with progress, list them, download and delete them; folder access rules decide who sees what.</p>
+          <CodeTabs name="Storage" samples={storageSamples(origin)} />
 
           <h2 id="hosting">Hosting</h2>
           <p>
-            Zip your built site (for example the <code>dist</code> folder) and upload it from the project&apos;s Hosting
-            page. Earlier deployments stay available for rollback.
+            Deploy a folder (for example your built <code>dist</code>) as the project&apos;s site: static sites, Node, PHP
+            and Flask. Earlier deployments stay available for rollback on the project&apos;s Hosting page.
+          </p>
+          <CodeTabs name="Hosting" samples={hostingSamples(origin)} />
+
+          <h2 id="email">Email</h2>
+          <p>
+            Add your domain on the project&apos;s Email page, publish the DNS records it shows (MX, SPF, DKIM, DMARC) and
+            verify it. Then create mailboxes, and your users&apos; verification and reset mails come from your domain.
+          </p>
+          <CodeTabs name="Email" samples={emailSamples(origin)} />
+
+          <h2 id="sdk">JavaScript SDK</h2>
+          <p>
+            <code>@hostbase/client</code> works in browsers and Node 20, as ESM with TypeScript types generated from the API
+            contract. It keeps the end user&apos;s session, uploads with progress and builds database queries.
+          </p>
+          <pre>
+            <code>{`npm install @hostbase/client
+
+import { createClient, HostbaseError } from '@hostbase/client';
+const hb = createClient('${origin}', 'hb_publishable_…');
+
+try {
+  await hb.auth.signIn({ email, password });
+} catch (err) {
+  if (err instanceof HostbaseError && err.status === 401) showError('Wrong e-mail or password');
+  else throw err;
+}`}</code>
+          </pre>
+          <p>
+            In a page without a bundler, serve the package&apos;s <code>dist/index.js</code> with your site and import it from a{' '}
+            <code>{'<script type="module">'}</code>. A page on another origin must be listed in the project&apos;s allowed
+            origins (Authentication settings). Any other language works with plain HTTP and JSON: see the{' '}
+            <a href="/api/docs">API reference</a>.
+          </p>
+
+          <h2 id="cli">CLI</h2>
+          <p>
+            The <code>hostbase</code> command comes with the same package: sign in, list your projects, deploy a folder and
+            follow its logs.
+          </p>
+          <pre>
+            <code>{`npx hostbase login --url ${origin}
+npx hostbase projects --json
+npx hostbase deploy ./dist --project todo-app      # --type Static, Node, PHP, Flask… (guessed when absent)
+npx hostbase logs --project todo-app --follow
+npx hostbase logout`}</code>
+          </pre>
+          <p>
+            Without a terminal, <code>HOSTBASE_PASSWORD</code> and <code>HOSTBASE_MFA_CODE</code> answer the prompts, so it runs
+            in CI.
           </p>
 
           <h2 id="security">Security</h2>
           <ul>
-            <li>Keep API keys on your server or in environment variables; rotate them from the console.</li>
+            <li>Ship only the publishable key in a web page; keep the secret key on your server or in environment variables.</li>
+            <li>Give every table and folder your app uses an access rule; a table without one is closed to apps.</li>
+            <li>List your app&apos;s origins in the project&apos;s Authentication settings; other pages get no CORS grant.</li>
+            <li>Rotate keys from the console&apos;s API Keys page; the old key stops working at once.</li>
             <li>Turn on two-factor authentication for your account in Settings.</li>
           </ul>
           <p>

@@ -17,6 +17,7 @@ import { useProject } from '../console/ProjectLayout';
 import { PreviewModal } from './PreviewModal';
 import { UploadModal } from './UploadModal';
 import { StorageUsage } from './StorageUsage';
+import { SignedLinksPanel, StorageRulesPanel } from './StorageAccessPanels';
 
 export const SHARE_COPIED = 'Share link copied to clipboard!';
 
@@ -111,7 +112,10 @@ export default function StoragePage() {
                       <td data-label="Name">
                         <button type="button" className="file-name" onClick={() => setPreview(f)} aria-label={`Preview ${name}`}>
                           <Icon name={f.object_type === 'folder' ? 'folder' : isImageType(f.object_type) ? 'image' : 'file'} size={16} />
-                          <span>{name}</span>
+                          <span>
+                            {f.folder ? <span className="muted">{f.folder}/</span> : null}
+                            {name}
+                          </span>
                         </button>
                       </td>
                       <td data-label="Size">{formatSize(f.object_size)}</td>
@@ -145,6 +149,9 @@ export default function StoragePage() {
           );
         }}
       </QueryView>
+
+      <StorageRulesPanel projectId={projectId} />
+      <SignedLinksPanel projectId={projectId} files={data?.files ?? []} />
 
       <UploadModal open={uploading} onClose={() => setUploading(false)} projectId={projectId} onUploaded={() => refresh()} />
       <PreviewModal file={preview} onClose={() => setPreview(null)} onShare={share} />

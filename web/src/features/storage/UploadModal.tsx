@@ -31,6 +31,7 @@ export function UploadModal({
 }) {
   const [items, setItems] = useState<Item[]>([]);
   const [running, setRunning] = useState(false);
+  const [folder, setFolder] = useState('');
   const nextId = useRef(1);
   const abort = useRef<AbortController | null>(null);
 
@@ -55,6 +56,8 @@ export function UploadModal({
       update(it.id, { status: 'uploading', progress: 0, error: undefined });
       const form = new FormData();
       form.append('project_id', projectId);
+      // Before the file: the server checks the folder before it stores a byte.
+      if (folder.trim()) form.append('folder', folder.trim());
       form.append('file', it.file, it.file.name);
       try {
         await uploadWithProgress<UploadObject200>(getUploadObjectUrl(projectId), form, {
@@ -102,6 +105,19 @@ export function UploadModal({
         </>
       }
     >
+      <div className="field">
+        <label htmlFor="upload-folder">Folder (optional)</label>
+        <input
+          id="upload-folder"
+          className="input"
+          value={folder}
+          onChange={(e) => setFolder(e.target.value)}
+          placeholder="e.g. avatars or users/photos"
+          disabled={running}
+          maxLength={255}
+        />
+        <p className="muted field-hint">Access rules apply per folder (see Access rules below the file list).</p>
+      </div>
       <FileDrop multiple onFiles={add} disabled={running} title="Drag and drop files here" hint="Any file type. Files are stored in this project's bucket." />
       {items.length > 0 && (
         <ul className="upload-list" aria-label="Files to upload">

@@ -63,6 +63,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+
+ * @summary Create a developer account
+ */
 export const getRegisterAccountUrl = () => {
 
 
@@ -115,7 +120,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RegisterAccountMutationBody = RegisterAccountBody
     export type RegisterAccountMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useRegisterAccount = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Create a developer account
+ */
+export const useRegisterAccount = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerAccount>>, TError,{data: RegisterAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof registerAccount>>,
@@ -128,7 +136,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getLoginAccountUrl = () => {
+    /**
+ * Checks email and password. Without two-factor authentication the answer carries a developer token; with it, the message is "mfa" and an `mfa_token` to send with the code to verifyMFACode. Repeated failures are throttled (429). Changes nothing but sign-in bookkeeping (failure counts, the device).
+
+ * @summary Sign in a developer
+ */
+export const getLoginAccountUrl = () => {
 
 
   
@@ -180,7 +193,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type LoginAccountMutationBody = LoginAccountBody
     export type LoginAccountMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useLoginAccount = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Sign in a developer
+ */
+export const useLoginAccount = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof loginAccount>>, TError,{data: LoginAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof loginAccount>>,
@@ -193,7 +209,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getVerifyTokenUrl = () => {
+    /**
+ * Answers "True" when the token is a valid, unrevoked developer token; any other token is a 401. Changes nothing.
+
+ * @summary Check a developer token
+ */
+export const getVerifyTokenUrl = () => {
 
 
   
@@ -270,6 +291,9 @@ export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, 
  verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Check a developer token
+ */
 
 export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  verifyTokenBody: VerifyTokenBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyToken>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -287,6 +311,11 @@ export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, 
 
 
 
+/**
+ * The same call as verifyToken (POST /verify-token), under the name older clients use.
+
+ * @summary Check a developer token (alias of verify-token)
+ */
 export const getVerifyTokenAliasUrl = () => {
 
 
@@ -339,7 +368,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type VerifyTokenAliasMutationBody = VerifyTokenAliasBody
     export type VerifyTokenAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifyTokenAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Check a developer token (alias of verify-token)
+ */
+export const useVerifyTokenAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyTokenAlias>>,
@@ -352,7 +384,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getForgotPasswordUrl = () => {
+    /**
+ * Mails a reset link to the address when it belongs to an account; the answer is the same either way, so it tells nobody whether an account exists. Creates a one-time reset token.
+
+ * @summary Mail a password reset link
+ */
+export const getForgotPasswordUrl = () => {
 
 
   
@@ -404,7 +441,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ForgotPasswordMutationBody = ForgotPasswordBody
     export type ForgotPasswordMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useForgotPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Mail a password reset link
+ */
+export const useForgotPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,{data: ForgotPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof forgotPassword>>,
@@ -417,7 +457,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getForgotPasswordAliasUrl = () => {
+    /**
+ * The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
+
+ * @summary Mail a password reset link (alias of forgetPassword)
+ */
+export const getForgotPasswordAliasUrl = () => {
 
 
   
@@ -469,7 +514,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ForgotPasswordAliasMutationBody = ForgotPasswordAliasBody
     export type ForgotPasswordAliasMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useForgotPasswordAlias = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Mail a password reset link (alias of forgetPassword)
+ */
+export const useForgotPasswordAlias = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof forgotPasswordAlias>>,
@@ -482,7 +530,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getResetPasswordUrl = (token: string,) => {
+    /**
+ * Sets the account's password with the token from the reset mail (in the path); the token works once, and every earlier developer token of the account is revoked. The example token is not a real one, so trying it as is changes nothing.
+
+ * @summary Set a new password from a reset link
+ */
+export const getResetPasswordUrl = (token: string,) => {
 
 
   
@@ -535,7 +588,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ResetPasswordMutationBody = ResetPasswordBody
     export type ResetPasswordMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useResetPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Set a new password from a reset link
+ */
+export const useResetPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{token: string;data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,
@@ -548,7 +604,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getVerifyMfaCodeUrl = () => {
+    /**
+ * The second step of a sign-in with two-factor authentication: a 6-digit code from the authenticator app (or an unused recovery code, which is then spent) and the `mfa_token` of the password step. Answers "verified" and a developer token.
+
+ * @summary Complete a sign-in with a second factor
+ */
+export const getVerifyMfaCodeUrl = () => {
 
 
   
@@ -600,7 +661,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type VerifyMfaCodeMutationBody = VerifyMfaCodeBody
     export type VerifyMfaCodeMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useVerifyMfaCode = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Complete a sign-in with a second factor
+ */
+export const useVerifyMfaCode = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCode>>, TError,{data: VerifyMfaCodeBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyMfaCode>>,
@@ -613,7 +677,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getVerifyMfaCodeAliasUrl = () => {
+    /**
+ * The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
+
+ * @summary Complete a sign-in with a second factor (alias of verifyMFACode)
+ */
+export const getVerifyMfaCodeAliasUrl = () => {
 
 
   
@@ -665,7 +734,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type VerifyMfaCodeAliasMutationBody = VerifyMfaCodeAliasBody
     export type VerifyMfaCodeAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useVerifyMfaCodeAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Complete a sign-in with a second factor (alias of verifyMFACode)
+ */
+export const useVerifyMfaCodeAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyMfaCodeAlias>>,
@@ -682,7 +754,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * With MFA off: a call without mfa_code starts enrollment (returns secret and otpauth_url);
 a call with a valid mfa_code enables MFA and returns recovery codes. With MFA on: a call
 with a valid mfa_code (or recovery code) disables it. `action` makes the intent explicit.
+The example (`enroll`) only starts an enrollment: two-factor authentication stays off until a code confirms it.
 
+ * @summary Turn two-factor authentication on or off
  */
 export const getToggleMfaUrl = () => {
 
@@ -736,7 +810,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ToggleMfaMutationBody = ToggleMfaBody
     export type ToggleMfaMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useToggleMfa = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Turn two-factor authentication on or off
+ */
+export const useToggleMfa = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof toggleMfa>>,
@@ -749,7 +826,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getSendEmailVerificationUrl = () => {
+    /**
+ * Mails the caller a link that confirms their address; "Email already verified" when there is nothing to confirm.
+
+ * @summary Mail a new verification link
+ */
+export const getSendEmailVerificationUrl = () => {
 
 
   
@@ -800,7 +882,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     
     export type SendEmailVerificationMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useSendEmailVerification = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Mail a new verification link
+ */
+export const useSendEmailVerification = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmailVerification>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendEmailVerification>>,
@@ -815,6 +900,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * The link in the verification mail; redirects to the console's /email-verified page.
+Marks the address verified when the token holds; the example token is not a real one.
+
+ * @summary Open a verification link
  */
 export const getConfirmEmailLinkUrl = (token: string,) => {
 
@@ -892,6 +980,9 @@ export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEma
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Open a verification link
+ */
 
 export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEmailLink>>, TError = void | BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof confirmEmailLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -909,6 +1000,11 @@ export function useConfirmEmailLink<TData = Awaited<ReturnType<typeof confirmEma
 
 
 
+/**
+ * Confirms the account's address (or a changed address waiting for confirmation) with the token of the verification mail. The token works once; the example one is not real.
+
+ * @summary Confirm an email address
+ */
 export const getConfirmEmailUrl = () => {
 
 
@@ -961,7 +1057,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ConfirmEmailMutationBody = ConfirmEmailBody
     export type ConfirmEmailMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Confirm an email address
+ */
+export const useConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmail>>, TError,{data: ConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof confirmEmail>>,
@@ -974,7 +1073,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetEmailVerifiedUrl = () => {
+    /**
+ * The caller's address and whether it has been confirmed. Changes nothing.
+
+ * @summary Whether the caller's address is verified
+ */
+export const getGetEmailVerifiedUrl = () => {
 
 
   
@@ -1050,6 +1154,9 @@ export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVe
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Whether the caller's address is verified
+ */
 
 export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVerified>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailVerified>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -1067,6 +1174,11 @@ export function useGetEmailVerified<TData = Awaited<ReturnType<typeof getEmailVe
 
 
 
+/**
+ * Checks the current password, sets the new one, revokes every earlier developer token and returns a new one. A wrong current password is a 401 and changes nothing (as the example's does, unless it is yours).
+
+ * @summary Change the caller's password
+ */
 export const getChangePasswordUrl = () => {
 
 
@@ -1119,7 +1231,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ChangePasswordMutationBody = ChangePasswordBody
     export type ChangePasswordMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useChangePassword = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Change the caller's password
+ */
+export const useChangePassword = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: ChangePasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changePassword>>,
@@ -1132,7 +1247,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetAccountDetailsUrl = () => {
+    /**
+ * Answers the caller's account. An empty body (the example) only reads. Given fields change it: `name` renames the account, `email` mails a confirmation link to the new address (the account keeps its address until the link is opened), `notifications` changes those preferences.
+
+ * @summary Read (and optionally update) the caller's account
+ */
+export const getGetAccountDetailsUrl = () => {
 
 
   
@@ -1209,6 +1329,9 @@ export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccoun
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read (and optionally update) the caller's account
+ */
 
 export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccountDetails>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse>(
  getAccountDetailsBody?: GetAccountDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -1226,6 +1349,11 @@ export function useGetAccountDetails<TData = Awaited<ReturnType<typeof getAccoun
 
 
 
+/**
+ * The caller's own account by its id; any other id is 404. Changes nothing.
+
+ * @summary Read an account by id
+ */
 export const getGetDeveloperUrl = (id: string,) => {
 
 
@@ -1302,6 +1430,9 @@ export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read an account by id
+ */
 
 export function useGetDeveloper<TData = Awaited<ReturnType<typeof getDeveloper>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeveloper>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

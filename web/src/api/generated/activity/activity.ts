@@ -41,6 +41,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * The caller's activity log (every change the account made), newest first.
+Changes nothing.
+
+ * @summary List what the caller's account changed
  */
 export const getListAccountActivityUrl = () => {
 
@@ -119,6 +122,9 @@ export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAcc
  activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List what the caller's account changed
+ */
 
 export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAccountActivity>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -138,6 +144,9 @@ export function useListAccountActivity<TData = Awaited<ReturnType<typeof listAcc
 
 /**
  * The project's activity log (the owner's changes to it), newest first.
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary List what was changed in a project
  */
 export const getListProjectActivityUrl = (projectId: string,) => {
 
@@ -222,6 +231,9 @@ export function useListProjectActivity<TData = Awaited<ReturnType<typeof listPro
     activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List what was changed in a project
+ */
 
 export function useListProjectActivity<TData = Awaited<ReturnType<typeof listProjectActivity>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -242,6 +254,9 @@ export function useListProjectActivity<TData = Awaited<ReturnType<typeof listPro
 
 /**
  * What went wrong in the project (failed deploys, crashes, DNS, quotas), newest first.
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary List what went wrong in a project
  */
 export const getListProjectErrorsUrl = (projectId: string,) => {
 
@@ -326,6 +341,9 @@ export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProje
     activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjectErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List what went wrong in a project
+ */
 
 export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProjectErrors>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -346,6 +364,9 @@ export function useListProjectErrors<TData = Awaited<ReturnType<typeof listProje
 
 /**
  * What went wrong in any of the caller's projects (failed deploys, crashes, DNS, quotas), newest first; the console's browser alerts read it.
+Changes nothing.
+
+ * @summary List what went wrong in the caller's projects
  */
 export const getListAccountErrorsUrl = () => {
 
@@ -424,6 +445,9 @@ export function useListAccountErrors<TData = Awaited<ReturnType<typeof listAccou
  activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List what went wrong in the caller's projects
+ */
 
 export function useListAccountErrors<TData = Awaited<ReturnType<typeof listAccountErrors>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  activityPaging?: ActivityPaging, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccountErrors>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -50,6 +50,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * A page of the project's end users (100 per page). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary List a project's end users
+ */
 export const getListAuthUsersUrl = (projectId: string,) => {
 
 
@@ -133,6 +138,9 @@ export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAuthUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List a project's end users
+ */
 
 export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -151,6 +159,11 @@ export function useListAuthUsers<TData = Awaited<ReturnType<typeof listAuthUsers
 
 
 
+/**
+ * Creates an end user of the project with this email and password, as the owner (the project's password rules apply). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Add an end user to a project
+ */
 export const getAddAuthUserUrl = (projectId: string,) => {
 
 
@@ -204,7 +217,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type AddAuthUserMutationBody = AddAuthUserBody
     export type AddAuthUserMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddAuthUser = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Add an end user to a project
+ */
+export const useAddAuthUser = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAuthUser>>, TError,{projectId: string;data: AddAuthUserBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addAuthUser>>,
@@ -217,7 +233,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getDeleteAuthUserUrl = (projectId: string,) => {
+    /**
+ * Deletes the end user of the project and ends their sessions. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Delete an end user of a project
+ */
+export const getDeleteAuthUserUrl = (projectId: string,) => {
 
 
   
@@ -270,7 +291,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteAuthUserMutationBody = DeleteAuthUserBody
     export type DeleteAuthUserMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteAuthUser = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete an end user of a project
+ */
+export const useDeleteAuthUser = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAuthUser>>, TError,{projectId: string;data: DeleteAuthUserBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteAuthUser>>,
@@ -283,7 +307,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getResetAuthUserPasswordUrl = (projectId: string,) => {
+    /**
+ * Mails the end user a password reset link. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Mail an end user a reset link
+ */
+export const getResetAuthUserPasswordUrl = (projectId: string,) => {
 
 
   
@@ -336,7 +365,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ResetAuthUserPasswordMutationBody = ResetAuthUserPasswordBody
     export type ResetAuthUserPasswordMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useResetAuthUserPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Mail an end user a reset link
+ */
+export const useResetAuthUserPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetAuthUserPassword>>, TError,{projectId: string;data: ResetAuthUserPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetAuthUserPassword>>,
@@ -351,6 +383,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Reads the settings; fields that are given are updated first.
+An empty body only reads. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read or change a project's authentication settings
  */
 export const getUpdateAuthSettingsUrl = (projectId: string,) => {
 
@@ -405,7 +440,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UpdateAuthSettingsMutationBody = UpdateAuthSettingsBody
     export type UpdateAuthSettingsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUpdateAuthSettings = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Read or change a project's authentication settings
+ */
+export const useUpdateAuthSettings = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAuthSettings>>, TError,{projectId: string;data: UpdateAuthSettingsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAuthSettings>>,

@@ -27,12 +27,17 @@ import type {
   BucketListObjectsParams,
   BucketUploadObject200,
   BucketUploadObjectBody,
+  DownloadSignedObjectParams,
   FileList,
+  ForbiddenResponse,
   Message,
   MethodNotAllowedResponse,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RangeNotSatisfiableResponse,
   RequestTimeoutResponse,
+  SignedLinkCreated,
+  SignedLinkRequest,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UriTooLongResponse
@@ -45,6 +50,16 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * A page (100, newest first) of the project's files. With the secret key (X-Hostbase-Key, or the
+deprecated x-api-key), every file, and the account's storage figures. With the publishable key,
+only the files the folder access rules let the caller read (`read` folders; `signed_in` folders
+with an end user's token; under `owner`, the token's end user's own files); files the caller
+may not read are not counted in `total`, and the account's storage figures are left out.
+`folder` narrows the list to one folder and its subfolders.
+
+ * @summary List the files the caller may read
+ */
 export const getBucketListObjectsUrl = (params?: BucketListObjectsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -128,6 +143,9 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the files the caller may read
+ */
 
 export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketListObjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
  params?: BucketListObjectsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketListObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -145,6 +163,14 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
 
 
 
+/**
+ * Stores one file in `folder` (the bucket's root when absent). With an end user's token the file
+is owned by that end user (`owner_id`), which the `owner` rule uses. With the publishable key
+the folder's access rule must allow writing: `signed_in` or `owner`, with an end user's token
+(else 403, naming the rule); the secret key alone may upload anywhere.
+
+ * @summary Upload a file
+ */
 export const getBucketUploadObjectUrl = () => {
 
 
@@ -155,6 +181,9 @@ export const getBucketUploadObjectUrl = () => {
 
 export const bucketUploadObject = async (bucketUploadObjectBody: BucketUploadObjectBody, options?: RequestInit): Promise<BucketUploadObject200> => {
     const formData = new FormData();
+if(bucketUploadObjectBody.folder !== undefined) {
+ formData.append(`folder`, bucketUploadObjectBody.folder)
+ }
 formData.append(`file`, bucketUploadObjectBody.file)
 
   return customFetch<BucketUploadObject200>(getBucketUploadObjectUrl(),
@@ -170,7 +199,7 @@ formData.append(`file`, bucketUploadObjectBody.file)
 
 
 
-export const getBucketUploadObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+export const getBucketUploadObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext> => {
 
@@ -197,9 +226,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BucketUploadObjectMutationResult = NonNullable<Awaited<ReturnType<typeof bucketUploadObject>>>
     export type BucketUploadObjectMutationBody = BucketUploadObjectBody
-    export type BucketUploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+    export type BucketUploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useBucketUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Upload a file
+ */
+export const useBucketUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUploadObject>>, TError,{data: BucketUploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bucketUploadObject>>,
@@ -212,7 +244,14 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getBucketDownloadObjectUrl = (objectId: string,) => {
+    /**
+ * Streams a file (ETag, Range, a CSP sandbox). With the publishable key, only a file the folder
+access rules let the caller read; any other is a 404, indistinguishable from no file. For an
+`<img src>` or a link to share, create a signed link (createObjectSignedLink).
+
+ * @summary Download a file
+ */
+export const getBucketDownloadObjectUrl = (objectId: string,) => {
 
 
   
@@ -242,7 +281,7 @@ export const getBucketDownloadObjectQueryKey = (objectId?: string,) => {
     }
 
     
-export const getBucketDownloadObjectQueryOptions = <TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getBucketDownloadObjectQueryOptions = <TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -261,10 +300,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type BucketDownloadObjectQueryResult = NonNullable<Awaited<ReturnType<typeof bucketDownloadObject>>>
-export type BucketDownloadObjectQueryError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse
+export type BucketDownloadObjectQueryError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse
 
 
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  objectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof bucketDownloadObject>>,
@@ -274,7 +313,7 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof bucketDownloadObject>>,
@@ -284,12 +323,15 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file
+ */
 
-export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucketDownloadObject>>, TError = void | BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  objectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof bucketDownloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -305,6 +347,13 @@ export function useBucketDownloadObject<TData = Awaited<ReturnType<typeof bucket
 
 
 
+/**
+ * Deletes a file and its signed links. With the publishable key the folder's rule must allow
+writing (`signed_in` with a token, or `owner` for the token's end user's own files): a file the
+caller can't read is a 404; one it can read but not delete (a `read` folder) is a 403.
+
+ * @summary Delete a file
+ */
 export const getBucketDeleteObjectUrl = (objectId: string,) => {
 
 
@@ -327,7 +376,7 @@ export const bucketDeleteObject = async (objectId: string, options?: RequestInit
 
 
 
-export const getBucketDeleteObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+export const getBucketDeleteObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext> => {
 
@@ -354,9 +403,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BucketDeleteObjectMutationResult = NonNullable<Awaited<ReturnType<typeof bucketDeleteObject>>>
     
-    export type BucketDeleteObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+    export type BucketDeleteObjectMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useBucketDeleteObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete a file
+ */
+export const useBucketDeleteObject = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketDeleteObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bucketDeleteObject>>,
@@ -369,4 +421,272 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
+    /**
+ * A link that serves the file to anyone who holds it, without a key, until it expires
+(`expires_in` seconds, 1 to 604800 = 7 days) or is revoked (revokeObjectSignedLink, or the
+console). The way to show a private file in a page (`<img src>`). The caller must be allowed
+to read the file (else 404). The link's secret is shown once, in `url`; it is stored hashed.
+
+ * @summary Create a signed link to a file
+ */
+export const getCreateObjectSignedLinkUrl = (objectId: string,) => {
+
+
+  
+
+  return `/storage/v1/objects/${objectId}/signed-links`
+}
+
+export const createObjectSignedLink = async (objectId: string,
+    signedLinkRequest: SignedLinkRequest, options?: RequestInit): Promise<SignedLinkCreated> => {
+  
+  return customFetch<SignedLinkCreated>(getCreateObjectSignedLinkUrl(objectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signedLinkRequest,)
+  }
+);}
+
+
+
+
+export const getCreateObjectSignedLinkMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createObjectSignedLink>>, TError,{objectId: string;data: SignedLinkRequest}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createObjectSignedLink>>, TError,{objectId: string;data: SignedLinkRequest}, TContext> => {
+
+const mutationKey = ['createObjectSignedLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createObjectSignedLink>>, {objectId: string;data: SignedLinkRequest}> = (props) => {
+          const {objectId,data} = props ?? {};
+
+          return  createObjectSignedLink(objectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateObjectSignedLinkMutationResult = NonNullable<Awaited<ReturnType<typeof createObjectSignedLink>>>
+    export type CreateObjectSignedLinkMutationBody = SignedLinkRequest
+    export type CreateObjectSignedLinkMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Create a signed link to a file
+ */
+export const useCreateObjectSignedLink = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createObjectSignedLink>>, TError,{objectId: string;data: SignedLinkRequest}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createObjectSignedLink>>,
+        TError,
+        {objectId: string;data: SignedLinkRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateObjectSignedLinkMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Stops a signed link at once, on every instance. Allowed with the secret key, or to a caller the
+file's folder rule lets delete the file (else 404). Revoking a revoked link is a 200.
+
+ * @summary Revoke a signed link
+ */
+export const getRevokeObjectSignedLinkUrl = (linkId: string,) => {
+
+
+  
+
+  return `/storage/v1/signed-links/${linkId}`
+}
+
+export const revokeObjectSignedLink = async (linkId: string, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getRevokeObjectSignedLinkUrl(linkId),
+  {      
+    ...options,
+    method: 'DELETE'
     
+    
+  }
+);}
+
+
+
+
+export const getRevokeObjectSignedLinkMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeObjectSignedLink>>, TError,{linkId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof revokeObjectSignedLink>>, TError,{linkId: string}, TContext> => {
+
+const mutationKey = ['revokeObjectSignedLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof revokeObjectSignedLink>>, {linkId: string}> = (props) => {
+          const {linkId} = props ?? {};
+
+          return  revokeObjectSignedLink(linkId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RevokeObjectSignedLinkMutationResult = NonNullable<Awaited<ReturnType<typeof revokeObjectSignedLink>>>
+    
+    export type RevokeObjectSignedLinkMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Revoke a signed link
+ */
+export const useRevokeObjectSignedLink = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeObjectSignedLink>>, TError,{linkId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof revokeObjectSignedLink>>,
+        TError,
+        {linkId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getRevokeObjectSignedLinkMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Serves the file of a signed link while it is valid, with no key (ETag, Range, a CSP sandbox;
+`download=1` asks for an attachment). Each answer with bytes (200 or 206) counts one download.
+An expired link answers 403 "This signed link has expired", a revoked one 403 "This signed link
+was revoked", an unknown one (or one whose file was deleted) 404.
+
+ * @summary Download a file through a signed link
+ */
+export const getDownloadSignedObjectUrl = (token: string,
+    params?: DownloadSignedObjectParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/storage/v1/signed/${token}?${stringifiedParams}` : `/storage/v1/signed/${token}`
+}
+
+export const downloadSignedObject = async (token: string,
+    params?: DownloadSignedObjectParams, options?: RequestInit): Promise<Blob | Blob> => {
+  
+  return customFetch<Blob | Blob>(getDownloadSignedObjectUrl(token,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getDownloadSignedObjectQueryKey = (token?: string,
+    params?: DownloadSignedObjectParams,) => {
+    return [
+    `/storage/v1/signed/${token}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getDownloadSignedObjectQueryOptions = <TData = Awaited<ReturnType<typeof downloadSignedObject>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(token: string,
+    params?: DownloadSignedObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getDownloadSignedObjectQueryKey(token,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadSignedObject>>> = ({ signal }) => downloadSignedObject(token,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(token), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadSignedObject>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadSignedObjectQueryResult = NonNullable<Awaited<ReturnType<typeof downloadSignedObject>>>
+export type DownloadSignedObjectQueryError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse
+
+
+export function useDownloadSignedObject<TData = Awaited<ReturnType<typeof downloadSignedObject>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ token: string,
+    params: undefined |  DownloadSignedObjectParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedObject>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadSignedObject>>,
+          TError,
+          Awaited<ReturnType<typeof downloadSignedObject>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadSignedObject<TData = Awaited<ReturnType<typeof downloadSignedObject>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ token: string,
+    params?: DownloadSignedObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedObject>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadSignedObject>>,
+          TError,
+          Awaited<ReturnType<typeof downloadSignedObject>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadSignedObject<TData = Awaited<ReturnType<typeof downloadSignedObject>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ token: string,
+    params?: DownloadSignedObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file through a signed link
+ */
+
+export function useDownloadSignedObject<TData = Awaited<ReturnType<typeof downloadSignedObject>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ token: string,
+    params?: DownloadSignedObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getDownloadSignedObjectQueryOptions(token,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+

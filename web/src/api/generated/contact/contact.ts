@@ -31,6 +31,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Stores a message from the contact page for the team. Needs no credentials; throttled per address (429). Trying it sends the message.
+
+ * @summary Send a message to the Hostbase team
+ */
 export const getSubmitContactMessageUrl = () => {
 
 
@@ -83,7 +88,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type SubmitContactMessageMutationBody = SubmitContactMessageBody
     export type SubmitContactMessageMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useSubmitContactMessage = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Send a message to the Hostbase team
+ */
+export const useSubmitContactMessage = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof submitContactMessage>>, TError,{data: SubmitContactMessageBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof submitContactMessage>>,

@@ -52,11 +52,14 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * Reads a page of rows (100) the caller may read, filtered, ordered, and counted on request.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
+ * @summary Read rows (app)
  */
 export const getSelectDbRowsUrl = (table: string,) => {
 
@@ -111,7 +114,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type SelectDbRowsMutationBody = DbSelect
     export type SelectDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Read rows (app)
+ */
+export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof selectDbRows>>, TError,{table: string;data: DbSelect}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof selectDbRows>>,
@@ -126,11 +132,14 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Inserts one or many rows (with the `owner` rule, owner_id is the end user).
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
+ * @summary Insert rows (app)
  */
 export const getInsertDbRowsUrl = (table: string,) => {
 
@@ -185,7 +194,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type InsertDbRowsMutationBody = DbInsert
     export type InsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Insert rows (app)
+ */
+export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof insertDbRows>>, TError,{table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof insertDbRows>>,
@@ -200,11 +212,14 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Updates the rows the filters match among those the caller may write.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
+ * @summary Update rows (app)
  */
 export const getUpdateDbRowsUrl = (table: string,) => {
 
@@ -259,7 +274,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UpdateDbRowsMutationBody = DbUpdate
     export type UpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Update rows (app)
+ */
+export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDbRows>>, TError,{table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateDbRows>>,
@@ -274,11 +292,14 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Deletes the rows the filters match among those the caller may write.
-Called by apps with the project's authentication API key (x-api-key) and, for a signed-in end
-user, the user's access token (Authorization: Bearer); a bearer token that is not a valid access
-token of the key's project is a 401. The table's access rule decides, in the database: 403 when it
-allows no such call.
+Called by apps with the project's key (X-Hostbase-Key) and, for a signed-in end user, the user's
+access token (X-Hostbase-User-Token); the deprecated pair x-api-key (publishable key) and
+`Authorization: Bearer` still works. A token that is not a valid access token of the key's
+project is a 401. With the publishable key (or the secret key with a token) the table's access
+rule decides, in the database: 403 when it allows no such call. The secret key alone acts as
+the project's owner: no access rule applies.
 
+ * @summary Delete rows (app)
  */
 export const getDeleteDbRowsUrl = (table: string,) => {
 
@@ -333,7 +354,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteDbRowsMutationBody = DbDelete
     export type DeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Delete rows (app)
+ */
+export const useDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDbRows>>, TError,{table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteDbRows>>,
@@ -355,7 +379,9 @@ a `ready` event and sends a comment every 25 s. Same credentials as select; 403 
 caller may not read the table. A stream that falls behind (1000 events waiting), loses the
 caller's access or misses notifications ends with an `error` event (data `{"message"}`):
 reconnect and re-read.
+Changes nothing.
 
+ * @summary Follow a table's changes live (app)
  */
 export const getSubscribeDbChangesUrl = (table: string,) => {
 
@@ -433,6 +459,9 @@ export function useSubscribeDbChanges<TData = Awaited<ReturnType<typeof subscrib
  table: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof subscribeDbChanges>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Follow a table's changes live (app)
+ */
 
 export function useSubscribeDbChanges<TData = Awaited<ReturnType<typeof subscribeDbChanges>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(
  table: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof subscribeDbChanges>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -65,7 +65,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * The project's tables (its own PostgreSQL schema) with their columns, primary key, row count,
 size on disk, last modification and app access rule, and the database's size against the plan's
 limit. The schema and its roles are made on the project's first database call.
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary List a project's tables
  */
 export const getListDbTablesUrl = (projectId: string,) => {
 
@@ -150,6 +152,9 @@ export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>
     listDbTablesBody?: ListDbTablesBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDbTables>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List a project's tables
+ */
 
 export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -173,7 +178,9 @@ export function useListDbTables<TData = Awaited<ReturnType<typeof listDbTables>>
 by default as identity is added first. A foreign key names a column of another table of the
 project. 409 when the name is taken. The new table's access rule is `none` (no app access) unless
 `access` says otherwise.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Create a table
  */
 export const getCreateDbTableUrl = (projectId: string,) => {
 
@@ -228,7 +235,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateDbTableMutationBody = CreateDbTableBody
     export type CreateDbTableMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useCreateDbTable = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Create a table
+ */
+export const useCreateDbTable = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDbTable>>, TError,{projectId: string;data: CreateDbTableBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createDbTable>>,
@@ -244,7 +254,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     /**
  * Drops a table and its rows, after the developer typed its name: `confirm` must equal `name`
 (400 otherwise). 409 when another table's foreign key references it.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Drop a table
  */
 export const getDropDbTableUrl = (projectId: string,) => {
 
@@ -299,7 +311,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DropDbTableMutationBody = DropDbTableBody
     export type DropDbTableMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDropDbTable = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Drop a table
+ */
+export const useDropDbTable = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof dropDbTable>>, TError,{projectId: string;data: DropDbTableBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof dropDbTable>>,
@@ -314,7 +329,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Adds a column to a table. A not-null column without a default can only be added to an empty table (400).
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Add a column
  */
 export const getAddDbColumnUrl = (projectId: string,) => {
 
@@ -369,7 +386,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type AddDbColumnMutationBody = AddDbColumnBody
     export type AddDbColumnMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useAddDbColumn = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Add a column
+ */
+export const useAddDbColumn = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDbColumn>>, TError,{projectId: string;data: AddDbColumnBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addDbColumn>>,
@@ -384,7 +404,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Renames a column. 409 when the new name is taken. `owner_id` of a table with the `owner` rule can't be renamed.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Rename a column
  */
 export const getRenameDbColumnUrl = (projectId: string,) => {
 
@@ -439,7 +461,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RenameDbColumnMutationBody = RenameDbColumnBody
     export type RenameDbColumnMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRenameDbColumn = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Rename a column
+ */
+export const useRenameDbColumn = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renameDbColumn>>, TError,{projectId: string;data: RenameDbColumnBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof renameDbColumn>>,
@@ -455,7 +480,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     /**
  * Drops a column. A primary key column, and `owner_id` of a table with the `owner` rule, can't be
 dropped (409); nor the last column.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Drop a column
  */
 export const getDropDbColumnUrl = (projectId: string,) => {
 
@@ -510,7 +537,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DropDbColumnMutationBody = DropDbColumnBody
     export type DropDbColumnMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDropDbColumn = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Drop a column
+ */
+export const useDropDbColumn = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof dropDbColumn>>, TError,{projectId: string;data: DropDbColumnBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof dropDbColumn>>,
@@ -527,7 +557,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * Sets a table's app access rule (DbAccess); the database's row-level security policies and grants
 change in the same transaction. `owner` adds an `owner_id uuid` column when the table has none
 (existing rows get null: no end user owns them).
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Set a table's app access rule
  */
 export const getSetDbTableAccessUrl = (projectId: string,) => {
 
@@ -582,7 +614,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type SetDbTableAccessMutationBody = SetDbTableAccessBody
     export type SetDbTableAccessMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useSetDbTableAccess = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Set a table's app access rule
+ */
+export const useSetDbTableAccess = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDbTableAccess>>, TError,{projectId: string;data: SetDbTableAccessBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof setDbTableAccess>>,
@@ -601,7 +636,9 @@ project's role, in a read-only transaction with the statement timeout; at most 1
 returned. A statement that is not a query, or several statements, is a 400; an error of the query
 itself (syntax, unknown table, a table of the platform or another project) is a 422 with
 PostgreSQL's message; a query over the timeout is a 422 too.
+Read-only: changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Run a read-only SQL query
  */
 export const getRunDbSqlUrl = (projectId: string,) => {
 
@@ -656,7 +693,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RunDbSqlMutationBody = RunDbSqlBody
     export type RunDbSqlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error
 
-    export const useRunDbSql = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error,
+    /**
+ * @summary Run a read-only SQL query
+ */
+export const useRunDbSql = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof runDbSql>>,
@@ -671,7 +711,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * A page of rows (100), filtered and ordered, as the project owner (access rules do not apply).
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Read rows of a table (console)
  */
 export const getConsoleSelectDbRowsUrl = (projectId: string,
     table: string,) => {
@@ -763,6 +805,9 @@ export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof console
     dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read rows of a table (console)
+ */
 
 export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
  projectId: string,
@@ -784,7 +829,9 @@ export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof console
 
 /**
  * Inserts rows as the project owner.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Insert rows into a table (console)
  */
 export const getConsoleInsertDbRowsUrl = (projectId: string,
     table: string,) => {
@@ -841,7 +888,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ConsoleInsertDbRowsMutationBody = DbInsert
     export type ConsoleInsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useConsoleInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Insert rows into a table (console)
+ */
+export const useConsoleInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleInsertDbRows>>, TError,{projectId: string;table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof consoleInsertDbRows>>,
@@ -856,7 +906,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Updates the rows the filters match, as the project owner.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Update rows of a table (console)
  */
 export const getConsoleUpdateDbRowsUrl = (projectId: string,
     table: string,) => {
@@ -913,7 +965,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ConsoleUpdateDbRowsMutationBody = DbUpdate
     export type ConsoleUpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useConsoleUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Update rows of a table (console)
+ */
+export const useConsoleUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleUpdateDbRows>>, TError,{projectId: string;table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof consoleUpdateDbRows>>,
@@ -928,7 +983,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Deletes the rows the filters match, as the project owner.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Delete rows of a table (console)
  */
 export const getConsoleDeleteDbRowsUrl = (projectId: string,
     table: string,) => {
@@ -985,7 +1042,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ConsoleDeleteDbRowsMutationBody = DbDelete
     export type ConsoleDeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
 
-    export const useConsoleDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+    /**
+ * @summary Delete rows of a table (console)
+ */
+export const useConsoleDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleDeleteDbRows>>, TError,{projectId: string;table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof consoleDeleteDbRows>>,

@@ -52,6 +52,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+
+ * @summary Sign up an end user (app)
+ */
 export const getEndUserSignUpUrl = () => {
 
 
@@ -104,7 +109,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserSignUpMutationBody = EndUserSignUpBody
     export type EndUserSignUpMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSignUp = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Sign up an end user (app)
+ */
+export const useEndUserSignUp = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignUp>>, TError,{data: EndUserSignUpBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignUp>>,
@@ -117,7 +125,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndUserSignInUrl = () => {
+    /**
+ * Checks the end user's email and password and starts a session (access and refresh token). Repeated failures are throttled (429). Changes nothing but the last sign-in time and failure counters.
+
+ * @summary Sign in an end user (app)
+ */
+export const getEndUserSignInUrl = () => {
 
 
   
@@ -169,7 +182,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserSignInMutationBody = EndUserSignInBody
     export type EndUserSignInMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSignIn = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Sign in an end user (app)
+ */
+export const useEndUserSignIn = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignIn>>, TError,{data: EndUserSignInBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignIn>>,
@@ -182,7 +198,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndUserRefreshUrl = () => {
+    /**
+ * Exchanges a refresh token for a new access token and a new refresh token; the old refresh token stops working (a reused one revokes the session). The example token is not a real one (401).
+
+ * @summary Refresh an end user's session (app)
+ */
+export const getEndUserRefreshUrl = () => {
 
 
   
@@ -234,7 +255,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserRefreshMutationBody = EndUserRefreshBody
     export type EndUserRefreshMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useEndUserRefresh = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Refresh an end user's session (app)
+ */
+export const useEndUserRefresh = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserRefresh>>, TError,{data: EndUserRefreshBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserRefresh>>,
@@ -247,7 +271,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndUserSignOutUrl = () => {
+    /**
+ * Revokes the refresh token, ending that session; access tokens already issued expire on their own. The example token is not a real one.
+
+ * @summary Sign out an end user (app)
+ */
+export const getEndUserSignOutUrl = () => {
 
 
   
@@ -299,7 +328,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserSignOutMutationBody = EndUserSignOutBody
     export type EndUserSignOutMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useEndUserSignOut = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Sign out an end user (app)
+ */
+export const useEndUserSignOut = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSignOut>>, TError,{data: EndUserSignOutBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSignOut>>,
@@ -312,7 +344,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndUserGetCurrentUrl = () => {
+    /**
+ * The end user of the access token (Authorization: Bearer), in the key's project. Changes nothing.
+
+ * @summary Read the signed-in end user (app)
+ */
+export const getEndUserGetCurrentUrl = () => {
 
 
   
@@ -388,6 +425,9 @@ export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGe
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the signed-in end user (app)
+ */
 
 export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGetCurrent>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof endUserGetCurrent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -405,6 +445,11 @@ export function useEndUserGetCurrent<TData = Awaited<ReturnType<typeof endUserGe
 
 
 
+/**
+ * Mails a reset link to the address when it belongs to an end user of the key's project; the answer is the same either way (no enumeration). The link opens the project's site URL, or the platform's own reset page.
+
+ * @summary Mail an end user a reset link (app)
+ */
 export const getEndUserRequestPasswordResetUrl = () => {
 
 
@@ -457,7 +502,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserRequestPasswordResetMutationBody = EndUserRequestPasswordResetBody
     export type EndUserRequestPasswordResetMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserRequestPasswordReset = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Mail an end user a reset link (app)
+ */
+export const useEndUserRequestPasswordReset = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserRequestPasswordReset>>, TError,{data: EndUserRequestPasswordResetBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserRequestPasswordReset>>,
@@ -472,6 +520,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Takes the token from the reset mail; the token itself names the project.
+The example token is not a real one, so trying it as is changes nothing.
+
+ * @summary Set an end user's new password from a reset link
  */
 export const getEndUserResetPasswordUrl = () => {
 
@@ -525,7 +576,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserResetPasswordMutationBody = EndUserResetPasswordBody
     export type EndUserResetPasswordMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserResetPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Set an end user's new password from a reset link
+ */
+export const useEndUserResetPassword = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserResetPassword>>, TError,{data: EndUserResetPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserResetPassword>>,
@@ -538,7 +592,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndUserSendVerificationUrl = () => {
+    /**
+ * Mails the end user of the access token a link that confirms their address; "Email already verified" when there is nothing to confirm.
+
+ * @summary Mail the signed-in end user a verification link (app)
+ */
+export const getEndUserSendVerificationUrl = () => {
 
 
   
@@ -589,7 +648,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     
     export type EndUserSendVerificationMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
-    export const useEndUserSendVerification = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+    /**
+ * @summary Mail the signed-in end user a verification link (app)
+ */
+export const useEndUserSendVerification = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserSendVerification>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserSendVerification>>,
@@ -602,7 +664,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndUserConfirmEmailUrl = () => {
+    /**
+ * Confirms the end user's address with the token of the verification mail (the token names the project). The token works once; the example one is not real.
+
+ * @summary Confirm an end user's email address
+ */
+export const getEndUserConfirmEmailUrl = () => {
 
 
   
@@ -654,7 +721,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EndUserConfirmEmailMutationBody = EndUserConfirmEmailBody
     export type EndUserConfirmEmailMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useEndUserConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Confirm an end user's email address
+ */
+export const useEndUserConfirmEmail = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endUserConfirmEmail>>, TError,{data: EndUserConfirmEmailBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endUserConfirmEmail>>,

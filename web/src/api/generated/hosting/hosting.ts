@@ -28,6 +28,7 @@ import type {
   BadRequestResponse,
   ConflictResponse,
   ContainerStats,
+  DeleteSiteBody,
   ForbiddenResponse,
   GetContainerStatsBody,
   GetDeploymentLogs200,
@@ -38,11 +39,15 @@ import type {
   PayloadTooLargeResponse,
   RemoveSiteDomainBody,
   RequestTimeoutResponse,
+  SetSiteEnvBody,
   Site,
   SiteDomain,
   SiteDomainVerification,
+  SiteEnv,
+  SiteEnvChange,
   SiteTraffic,
   UnauthorizedResponse,
+  UnsetSiteEnvBody,
   UnsupportedMediaTypeResponse,
   UploadSiteZip200,
   UploadSiteZipBody,
@@ -57,6 +62,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Deploy a site from a zip
+ */
 export const getUploadSiteZipUrl = (projectId: string,) => {
 
 
@@ -119,7 +129,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UploadSiteZipMutationBody = UploadSiteZipBody
     export type UploadSiteZipMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Deploy a site from a zip
+ */
+export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadSiteZip>>,
@@ -132,7 +145,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetContainerStatsUrl = (projectId: string,) => {
+    /**
+ * CPU, memory and network of the site's process (or container), its restarts and last exit. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read the live numbers of a project's site
+ */
+export const getGetContainerStatsUrl = (projectId: string,) => {
 
 
   
@@ -215,6 +233,9 @@ export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContai
     getContainerStatsBody?: GetContainerStatsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getContainerStats>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the live numbers of a project's site
+ */
 
 export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContainerStats>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -233,6 +254,11 @@ export function useGetContainerStats<TData = Awaited<ReturnType<typeof getContai
 
 
 
+/**
+ * The project's deployments, newest first, and which one is live. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary List a project's deployments
+ */
 export const getListDeploymentsUrl = (projectId: string,) => {
 
 
@@ -309,6 +335,9 @@ export function useListDeployments<TData = Awaited<ReturnType<typeof listDeploym
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List a project's deployments
+ */
 
 export function useListDeployments<TData = Awaited<ReturnType<typeof listDeployments>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDeployments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -328,6 +357,9 @@ export function useListDeployments<TData = Awaited<ReturnType<typeof listDeploym
 
 /**
  * Makes an earlier deployment live again (rollback).
+The example ids name no deployment, so trying it as is answers 404 and changes nothing.
+
+ * @summary Roll back to an earlier deployment
  */
 export const getActivateDeploymentUrl = (projectId: string,
     deploymentId: string,) => {
@@ -382,7 +414,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     
     export type ActivateDeploymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useActivateDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Roll back to an earlier deployment
+ */
+export const useActivateDeployment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateDeployment>>, TError,{projectId: string;deploymentId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof activateDeployment>>,
@@ -395,7 +430,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetDeploymentLogsUrl = (projectId: string,
+    /**
+ * The build log and the runtime log (the site's output, newest last) of one deployment. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read a deployment's logs
+ */
+export const getGetDeploymentLogsUrl = (projectId: string,
     deploymentId: string,) => {
 
 
@@ -478,6 +518,9 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeploymentLogs>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a deployment's logs
+ */
 
 export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploymentLogs>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -496,6 +539,11 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
 
 
 
+/**
+ * Requests over time, the most frequent errors and recent activity of the project's site, as counted by the gateway. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read a project's site traffic
+ */
 export const getGetSiteTrafficUrl = (projectId: string,) => {
 
 
@@ -572,6 +620,9 @@ export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraff
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a project's site traffic
+ */
 
 export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraffic>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteTraffic>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -590,6 +641,414 @@ export function useGetSiteTraffic<TData = Awaited<ReturnType<typeof getSiteTraff
 
 
 /**
+ * The variables and secrets the project's site gets in its environment (Node, PHP and Flask
+processes; builds too). Plain values are returned as set; a secret's value is null: it is
+sealed at rest and can be replaced or removed, never read back.
+
+ * @summary List the site's environment variables
+ */
+export const getListSiteEnvUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/env`
+}
+
+export const listSiteEnv = async (projectId: string, options?: RequestInit): Promise<SiteEnv> => {
+  
+  return customFetch<SiteEnv>(getListSiteEnvUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListSiteEnvQueryKey = (projectId?: string,) => {
+    return [
+    `/project/${projectId}/hosting/env`
+    ] as const;
+    }
+
+    
+export const getListSiteEnvQueryOptions = <TData = Awaited<ReturnType<typeof listSiteEnv>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteEnv>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSiteEnvQueryKey(projectId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSiteEnv>>> = ({ signal }) => listSiteEnv(projectId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSiteEnv>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSiteEnvQueryResult = NonNullable<Awaited<ReturnType<typeof listSiteEnv>>>
+export type ListSiteEnvQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useListSiteEnv<TData = Awaited<ReturnType<typeof listSiteEnv>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteEnv>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSiteEnv>>,
+          TError,
+          Awaited<ReturnType<typeof listSiteEnv>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSiteEnv<TData = Awaited<ReturnType<typeof listSiteEnv>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteEnv>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSiteEnv>>,
+          TError,
+          Awaited<ReturnType<typeof listSiteEnv>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSiteEnv<TData = Awaited<ReturnType<typeof listSiteEnv>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteEnv>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the site's environment variables
+ */
+
+export function useListSiteEnv<TData = Awaited<ReturnType<typeof listSiteEnv>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteEnv>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSiteEnvQueryOptions(projectId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Adds or replaces variables (all or none: one bad name or value refuses the whole call with
+400 naming it). Names are POSIX environment names (a letter or underscore, then letters,
+digits and underscores; at most 128 characters); PORT, PATH, NODE_ENV, HOME, PWD, HOSTNAME
+and names starting HOSTBASE_ are the platform's and refused. A value is at most 32 KiB and
+all variables together at most 64 KiB, 100 variables per site. A secret is sealed at rest
+and never returned. A running Node, PHP or Flask site is restarted with the new environment
+(on every instance that runs it).
+
+ * @summary Set environment variables or secrets of the site
+ */
+export const getSetSiteEnvUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/env/set`
+}
+
+export const setSiteEnv = async (projectId: string,
+    setSiteEnvBody: SetSiteEnvBody, options?: RequestInit): Promise<SiteEnvChange> => {
+  
+  return customFetch<SiteEnvChange>(getSetSiteEnvUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setSiteEnvBody,)
+  }
+);}
+
+
+
+
+export const getSetSiteEnvMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setSiteEnv>>, TError,{projectId: string;data: SetSiteEnvBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof setSiteEnv>>, TError,{projectId: string;data: SetSiteEnvBody}, TContext> => {
+
+const mutationKey = ['setSiteEnv'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setSiteEnv>>, {projectId: string;data: SetSiteEnvBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  setSiteEnv(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetSiteEnvMutationResult = NonNullable<Awaited<ReturnType<typeof setSiteEnv>>>
+    export type SetSiteEnvMutationBody = SetSiteEnvBody
+    export type SetSiteEnvMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Set environment variables or secrets of the site
+ */
+export const useSetSiteEnv = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setSiteEnv>>, TError,{projectId: string;data: SetSiteEnvBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setSiteEnv>>,
+        TError,
+        {projectId: string;data: SetSiteEnvBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetSiteEnvMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Removes the named variables (names that are not set are ignored). A running Node, PHP or
+Flask site is restarted without them.
+
+ * @summary Remove environment variables of the site
+ */
+export const getUnsetSiteEnvUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/env/unset`
+}
+
+export const unsetSiteEnv = async (projectId: string,
+    unsetSiteEnvBody: UnsetSiteEnvBody, options?: RequestInit): Promise<SiteEnvChange> => {
+  
+  return customFetch<SiteEnvChange>(getUnsetSiteEnvUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      unsetSiteEnvBody,)
+  }
+);}
+
+
+
+
+export const getUnsetSiteEnvMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsetSiteEnv>>, TError,{projectId: string;data: UnsetSiteEnvBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof unsetSiteEnv>>, TError,{projectId: string;data: UnsetSiteEnvBody}, TContext> => {
+
+const mutationKey = ['unsetSiteEnv'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unsetSiteEnv>>, {projectId: string;data: UnsetSiteEnvBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  unsetSiteEnv(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnsetSiteEnvMutationResult = NonNullable<Awaited<ReturnType<typeof unsetSiteEnv>>>
+    export type UnsetSiteEnvMutationBody = UnsetSiteEnvBody
+    export type UnsetSiteEnvMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Remove environment variables of the site
+ */
+export const useUnsetSiteEnv = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsetSiteEnv>>, TError,{projectId: string;data: UnsetSiteEnvBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof unsetSiteEnv>>,
+        TError,
+        {projectId: string;data: UnsetSiteEnvBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUnsetSiteEnvMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * No deployment is served any more (the site's address answers 404 "no site") and its
+processes are stopped on every instance. Deployments, their files and the environment are
+kept: activating a deployment publishes the site again.
+
+ * @summary Take the site offline, keeping its deployments
+ */
+export const getUnpublishSiteUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/unpublish`
+}
+
+export const unpublishSite = async (projectId: string, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getUnpublishSiteUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getUnpublishSiteMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unpublishSite>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof unpublishSite>>, TError,{projectId: string}, TContext> => {
+
+const mutationKey = ['unpublishSite'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unpublishSite>>, {projectId: string}> = (props) => {
+          const {projectId} = props ?? {};
+
+          return  unpublishSite(projectId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnpublishSiteMutationResult = NonNullable<Awaited<ReturnType<typeof unpublishSite>>>
+    
+    export type UnpublishSiteMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Take the site offline, keeping its deployments
+ */
+export const useUnpublishSite = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unpublishSite>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof unpublishSite>>,
+        TError,
+        {projectId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getUnpublishSiteMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Stops the site's processes, removes every deployment with its stored and cached files, its
+environment and secrets, and its traffic figures. The project itself (files, users, database,
+mail) stays; a new deploy starts a fresh site. `confirm` must be the project's subdomain.
+
+ * @summary Delete the site with all its deployments
+ */
+export const getDeleteSiteUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/delete`
+}
+
+export const deleteSite = async (projectId: string,
+    deleteSiteBody: DeleteSiteBody, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getDeleteSiteUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      deleteSiteBody,)
+  }
+);}
+
+
+
+
+export const getDeleteSiteMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSite>>, TError,{projectId: string;data: DeleteSiteBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteSite>>, TError,{projectId: string;data: DeleteSiteBody}, TContext> => {
+
+const mutationKey = ['deleteSite'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteSite>>, {projectId: string;data: DeleteSiteBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  deleteSite(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteSiteMutationResult = NonNullable<Awaited<ReturnType<typeof deleteSite>>>
+    export type DeleteSiteMutationBody = DeleteSiteBody
+    export type DeleteSiteMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Delete the site with all its deployments
+ */
+export const useDeleteSite = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSite>>, TError,{projectId: string;data: DeleteSiteBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteSite>>,
+        TError,
+        {projectId: string;data: DeleteSiteBody},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteSiteMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * The project's custom domains, oldest first, each with the DNS records to publish (a CNAME to
 the site's name `{subdomain}.{PLATFORM_DOMAIN}`, and A/AAAA records to the platform's
 addresses when CUSTOM_DOMAIN_ADDRESSES is set), whether it is verified and its certificate.
@@ -933,7 +1392,12 @@ export const useRemoveSiteDomain = <TError = BadRequestResponse | UnauthorizedRe
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getListSitesUrl = () => {
+    /**
+ * Every project of the caller with its site's status and live deployment. Changes nothing.
+
+ * @summary List the caller's sites
+ */
+export const getListSitesUrl = () => {
 
 
   
@@ -1009,6 +1473,9 @@ export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TErr
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the caller's sites
+ */
 
 export function useListSites<TData = Awaited<ReturnType<typeof listSites>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSites>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -3,6 +3,7 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { StorageFolder } from './storageFolder';
 
 export type BucketListObjectsParams = {
 /**
@@ -10,4 +11,8 @@ export type BucketListObjectsParams = {
  * @maximum 1000000
  */
 page?: number;
+/**
+ * Only files in this folder and its subfolders.
+ */
+folder?: StorageFolder;
 };

@@ -3,8 +3,10 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { StorageFolder } from './storageFolder';
 
 export type BucketUploadObjectBody = {
+  folder?: StorageFolder;
   /** The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type. */
   file: Blob;
 };

@@ -12,5 +12,7 @@ export interface Project {
   description?: string | null;
   subdomain: string;
   primary_domain: string;
+  /** Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain (http://shop.localhost:3000 by default). */
+  site_url?: string;
   created_at: string;
 }

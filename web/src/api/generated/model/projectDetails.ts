@@ -10,5 +10,7 @@ export interface ProjectDetails {
   user_id: string;
   project_name?: string;
   subdomain?: string;
+  /** Where the project's site is served: the scheme and port of PUBLIC_URL with the project's domain. */
+  site_url?: string;
   created_at?: string;
 }

@@ -9,6 +9,8 @@ export type RotateProjectKeyBodyKey = typeof RotateProjectKeyBodyKey[keyof typeo
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const RotateProjectKeyBodyKey = {
+  publishable: 'publishable',
+  secret: 'secret',
   bucket: 'bucket',
   authentication: 'authentication',
 } as const;

@@ -9,6 +9,9 @@ export interface Site {
   project_id: string;
   project_name: string;
   domain: string;
+  /** Where the site is served: the scheme and port of PUBLIC_URL with the domain. */
+  site_url?: string;
+  /** unpublished: built deployments exist but none is served (activate one to publish again). */
   status: SiteStatus;
   /** @nullable */
   type?: string | null;

@@ -4,6 +4,9 @@
  * Hostbase platform API 0.1.0
  */
 
+/**
+ * unpublished: built deployments exist but none is served (activate one to publish again).
+ */
 export type SiteStatus = typeof SiteStatus[keyof typeof SiteStatus];
 
 
@@ -12,5 +15,6 @@ export const SiteStatus = {
   live: 'live',
   building: 'building',
   failed: 'failed',
+  unpublished: 'unpublished',
   none: 'none',
 } as const;

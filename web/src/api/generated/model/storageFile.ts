@@ -13,6 +13,13 @@ export interface StorageFile {
   metadata: string;
   /** Share URL; its 6th slash-separated part is the share segment. */
   path: string;
+  /** The folder it was uploaded to ("" for the root). */
+  folder?: string;
+  /**
+   * The end user who uploaded it (the owner rule), or null when uploaded by the console or the secret key alone.
+   * @nullable
+   */
+  owner_id?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -3,6 +3,7 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { StorageFolder } from './storageFolder';
 
 export type UploadObjectBody = {
   /**
@@ -10,6 +11,7 @@ export type UploadObjectBody = {
    * @maxLength 16384
    */
   project_id?: string;
+  folder?: StorageFolder;
   /** The file (exactly one file part, named file). At most MAX_UPLOAD_BYTES (100 MiB by default) and within the plan's storage quota, else 413. Its name is stored as the file's name and its Content-Type as object_type. */
   file: Blob;
 };

@@ -55,7 +55,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * An order for a plan at the payment provider (Razorpay in INR; the test provider when no
 Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
 refused with 409.
+Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
 
+ * @summary Create a payment order for a plan
  */
 export const getCreateOrderUrl = () => {
 
@@ -109,7 +111,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateOrderMutationBody = CreateOrderBody
     export type CreateOrderMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse
 
-    export const useCreateOrder = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
+    /**
+ * @summary Create a payment order for a plan
+ */
+export const useCreateOrder = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOrder>>, TError,{data: CreateOrderBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createOrder>>,
@@ -127,7 +132,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 changes the caller's plan to the order's: once per order. A repeated verification (or one
 after the webhook) changes nothing and says "already verified". A signature that does not
 hold is a 400 and changes nothing; another account's order is a 404.
+The example's signature does not hold (400), so trying it as is changes nothing.
 
+ * @summary Verify a completed checkout
  */
 export const getVerifyPaymentUrl = () => {
 
@@ -181,7 +188,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type VerifyPaymentMutationBody = VerifyPaymentBody
     export type VerifyPaymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifyPayment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Verify a completed checkout
+ */
+export const useVerifyPayment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPayment>>, TError,{data: VerifyPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifyPayment>>,
@@ -196,6 +206,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * An order (as createOrder) with what the console needs to open the provider's checkout.
+Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+
+ * @summary Start a checkout for a plan
  */
 export const getStartPaymentUrl = () => {
 
@@ -249,7 +262,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type StartPaymentMutationBody = StartPaymentBody
     export type StartPaymentMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse
 
-    export const useStartPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
+    /**
+ * @summary Start a checkout for a plan
+ */
+export const useStartPayment = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPayment>>, TError,{data: StartPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof startPayment>>,
@@ -266,7 +282,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * The test provider's checkout ("Test payments: no money moves"): completes the caller's order
 and answers what a provider's checkout hands back (order_id, payment_id and the signature of
 `order_id|payment_id`), for verifyPayment. 404 when Razorpay is the provider.
+Changes the caller's plan to the order's. The example names no order of yours (404), so trying it as is changes nothing.
 
+ * @summary Pay an order with the test provider
  */
 export const getCompleteTestPaymentUrl = () => {
 
@@ -320,7 +338,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CompleteTestPaymentMutationBody = CompleteTestPaymentBody
     export type CompleteTestPaymentMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCompleteTestPayment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Pay an order with the test provider
+ */
+export const useCompleteTestPayment = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestPayment>>, TError,{data: CompleteTestPaymentBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof completeTestPayment>>,
@@ -338,7 +359,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 verifyPayment does). `X-Razorpay-Signature` must be the HMAC-SHA256 of the raw body with
 RAZORPAY_WEBHOOK_SECRET; events are stored by `X-Razorpay-Event-Id`, so a delivery seen
 before changes nothing ("duplicate"). 404 when no webhook secret is configured.
+Without Razorpay's signature (as when tried from this page) it is refused and changes nothing.
 
+ * @summary Receive a Razorpay payment event
  */
 export const getRazorpayWebhookUrl = () => {
 
@@ -392,7 +415,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RazorpayWebhookMutationBody = RazorpayWebhookBody
     export type RazorpayWebhookMutationError = BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useRazorpayWebhook = <TError = BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Receive a Razorpay payment event
+ */
+export const useRazorpayWebhook = <TError = BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof razorpayWebhook>>, TError,{data: RazorpayWebhookBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof razorpayWebhook>>,
@@ -407,6 +433,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * The plans with their prices and limits (the pricing page). A limit of null is unlimited.
+Changes nothing.
+
+ * @summary List the plans
  */
 export const getListPlansUrl = () => {
 
@@ -484,6 +513,9 @@ export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TErr
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the plans
+ */
 
 export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -503,6 +535,9 @@ export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TErr
 
 /**
  * The caller's plan, its limits with the use of each, the payment provider, and the payment history (newest first).
+Changes nothing.
+
+ * @summary Read the caller's plan, limits and payments
  */
 export const getGetBillingUrl = () => {
 
@@ -580,6 +615,9 @@ export function useGetBilling<TData = Awaited<ReturnType<typeof getBilling>>, TE
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the caller's plan, limits and payments
+ */
 
 export function useGetBilling<TData = Awaited<ReturnType<typeof getBilling>>, TError = UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBilling>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -42,6 +42,7 @@ import type {
   NotFoundResponse,
   PayloadTooLargeResponse,
   Project,
+  ProjectApiKeys,
   ProjectDetails,
   RequestTimeoutResponse,
   RotateProjectKey200,
@@ -59,6 +60,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * The caller's projects, newest first. Changes nothing.
+
+ * @summary List the caller's projects
+ */
 export const getListProjectsUrl = () => {
 
 
@@ -135,6 +141,9 @@ export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the caller's projects
+ */
 
 export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listProjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -152,6 +161,11 @@ export function useListProjects<TData = Awaited<ReturnType<typeof listProjects>>
 
 
 
+/**
+ * Whether a project could take this subdomain now: free, taken, invalid (3 to 63 lowercase letters, digits and inner hyphens) or reserved by the platform. Changes nothing.
+
+ * @summary Check whether a subdomain is free
+ */
 export const getCheckSubdomainUrl = () => {
 
 
@@ -204,7 +218,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CheckSubdomainMutationBody = CheckSubdomainBody
     export type CheckSubdomainMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Check whether a subdomain is free
+ */
+export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSubdomain>>, TError,{data: CheckSubdomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof checkSubdomain>>,
@@ -217,7 +234,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getCreateProjectUrl = () => {
+    /**
+ * Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+
+ * @summary Create a project
+ */
+export const getCreateProjectUrl = () => {
 
 
   
@@ -269,7 +291,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateProjectMutationBody = CreateProjectBody
     export type CreateProjectMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Create a project
+ */
+export const useCreateProject = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProject>>, TError,{data: CreateProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProject>>,
@@ -282,7 +307,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getCreateProjectAliasUrl = () => {
+    /**
+ * The same call as createProject (POST /create-project), under the name older clients use.
+
+ * @summary Create a project (alias of create-project)
+ */
+export const getCreateProjectAliasUrl = () => {
 
 
   
@@ -334,7 +364,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateProjectAliasMutationBody = CreateProjectAliasBody
     export type CreateProjectAliasMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
 
-    export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Create a project (alias of create-project)
+ */
+export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createProjectAlias>>,
@@ -347,7 +380,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetProjectDetailsUrl = () => {
+    /**
+ * One of the caller's projects by its id (404 for any other). Changes nothing.
+
+ * @summary Read a project
+ */
+export const getGetProjectDetailsUrl = () => {
 
 
   
@@ -424,6 +462,9 @@ export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjec
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a project
+ */
 
 export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjectDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  getProjectDetailsBody: GetProjectDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -443,6 +484,9 @@ export function useGetProjectDetails<TData = Awaited<ReturnType<typeof getProjec
 
 /**
  * Deletes the project and everything in it (files, end users, sites, mail domain).
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Delete a project and everything in it
  */
 export const getDeleteProjectUrl = (projectId: string,) => {
 
@@ -497,7 +541,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteProjectMutationBody = DeleteProjectBody
     export type DeleteProjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete a project and everything in it
+ */
+export const useDeleteProject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProject>>, TError,{projectId: string;data: DeleteProjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteProject>>,
@@ -590,7 +637,12 @@ export const useExportProject = <TError = BadRequestResponse | UnauthorizedRespo
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetBucketDetailsUrl = (projectId: string,) => {
+    /**
+ * The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read the project's bucket and its key
+ */
+export const getGetBucketDetailsUrl = (projectId: string,) => {
 
 
   
@@ -666,6 +718,9 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the project's bucket and its key
+ */
 
 export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBucketDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -683,6 +738,11 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
 
 
 
+/**
+ * The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read the project's authentication key
+ */
 export const getGetAuthenticationDetailsUrl = (projectId: string,) => {
 
 
@@ -759,6 +819,9 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the project's authentication key
+ */
 
 export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthenticationDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -777,7 +840,116 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
 
 
 /**
- * Issues a new key; the old one stops working at once.
+ * The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
+and database calls made with it follow the access rules. The secret key is for servers only:
+alone it bypasses the access rules. They are the authentication API key and the bucket API key
+under their new names (the same values; authentication-details and bucket-details still show them).
+
+ * @summary Show the project's publishable and secret keys
+ */
+export const getGetProjectApiKeysUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/api-keys`
+}
+
+export const getProjectApiKeys = async (projectId: string, options?: RequestInit): Promise<ProjectApiKeys> => {
+  
+  return customFetch<ProjectApiKeys>(getGetProjectApiKeysUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectApiKeysQueryKey = (projectId?: string,) => {
+    return [
+    `/project/${projectId}/api-keys`
+    ] as const;
+    }
+
+    
+export const getGetProjectApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectApiKeysQueryKey(projectId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectApiKeys>>> = ({ signal }) => getProjectApiKeys(projectId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetProjectApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectApiKeys>>>
+export type GetProjectApiKeysQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProjectApiKeys>>,
+          TError,
+          Awaited<ReturnType<typeof getProjectApiKeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getProjectApiKeys>>,
+          TError,
+          Awaited<ReturnType<typeof getProjectApiKeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Show the project's publishable and secret keys
+ */
+
+export function useGetProjectApiKeys<TData = Awaited<ReturnType<typeof getProjectApiKeys>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectApiKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetProjectApiKeysQueryOptions(projectId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Issues a new key; the old one stops working at once, on every instance. `publishable` and
+`authentication` name the same key (the publishable key), as do `secret` and `bucket` (the
+secret key). Apps using the old key stop working until they get the new one. The example's
+project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Rotate an app key
  */
 export const getRotateProjectKeyUrl = (projectId: string,) => {
 
@@ -832,7 +1004,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RotateProjectKeyMutationBody = RotateProjectKeyBody
     export type RotateProjectKeyMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRotateProjectKey = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Rotate an app key
+ */
+export const useRotateProjectKey = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateProjectKey>>, TError,{projectId: string;data: RotateProjectKeyBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof rotateProjectKey>>,

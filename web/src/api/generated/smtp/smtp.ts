@@ -60,7 +60,9 @@ not a hostname with a dot and a top-level part of 2 or more letters: 400 "Please
 domain name (e.g., example.com)". 409 when the project already has a domain, or another project
 verified this one (an unverified claim blocks nobody). The platform generates the domain's DKIM key (RSA 2048; the private key is kept
 encrypted).
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Add a project's mail domain
  */
 export const getAddSmtpDomainUrl = (projectId: string,) => {
 
@@ -115,7 +117,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type AddSmtpDomainMutationBody = AddSmtpDomainBody
     export type AddSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Add a project's mail domain
+ */
+export const useAddSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpDomain>>, TError,{projectId: string;data: AddSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpDomain>>,
@@ -132,7 +137,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * The project's domain and the DNS records to publish (all TTL 3600): MX at @ (priority 10, the
 platform's mail host), TXT SPF at @, TXT DMARC at _dmarc and TXT DKIM at {selector}._domainkey.
 With no domain: domain and date null, verified false, no records.
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Read a project's mail domain and its DNS records
  */
 export const getGetSmtpDomainDetailsUrl = (projectId: string,) => {
 
@@ -217,6 +224,9 @@ export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmt
     getSmtpDomainDetailsBody?: GetSmtpDomainDetailsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read a project's mail domain and its DNS records
+ */
 
 export function useGetSmtpDomainDetails<TData = Awaited<ReturnType<typeof getSmtpDomainDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -242,7 +252,9 @@ domain once verified stays verified (a later DNS outage must not stop its mail).
 the domain is not the project's. Several projects may claim a name while it is unverified
 (each with its own DKIM key, which only the name's owner can publish); 409 when another
 project verified it first.
+Records the outcome of the check. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Check a mail domain's DNS records
  */
 export const getVerifySmtpDomainUrl = (projectId: string,) => {
 
@@ -297,7 +309,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type VerifySmtpDomainMutationBody = VerifySmtpDomainBody
     export type VerifySmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Check a mail domain's DNS records
+ */
+export const useVerifySmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySmtpDomain>>, TError,{projectId: string;data: VerifySmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof verifySmtpDomain>>,
@@ -312,7 +327,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * Removes the project's domain and every mailbox on it. 404 when the domain is not the project's.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Remove a project's mail domain
  */
 export const getRemoveSmtpDomainUrl = (projectId: string,) => {
 
@@ -367,7 +384,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RemoveSmtpDomainMutationBody = RemoveSmtpDomainBody
     export type RemoveSmtpDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRemoveSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Remove a project's mail domain
+ */
+export const useRemoveSmtpDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpDomain>>, TError,{projectId: string;data: RemoveSmtpDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeSmtpDomain>>,
@@ -382,7 +402,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * The mailboxes of the project's domain. 409 while the domain is not verified.
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary List the mailboxes of a mail domain
  */
 export const getListSmtpAccountsUrl = (projectId: string,) => {
 
@@ -467,6 +489,9 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
     listSmtpAccountsBody: ListSmtpAccountsBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSmtpAccounts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the mailboxes of a mail domain
+ */
 
 export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAccounts>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -488,7 +513,9 @@ export function useListSmtpAccounts<TData = Awaited<ReturnType<typeof listSmtpAc
 /**
  * A mailbox {username}@{domain} on the project's verified domain (409 before verification),
 with a 5 GiB quota. The username and password rules are those of the fields below.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Create a mailbox
  */
 export const getAddSmtpAccountUrl = (projectId: string,) => {
 
@@ -543,7 +570,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type AddSmtpAccountMutationBody = AddSmtpAccountBody
     export type AddSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | Error | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | Error | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Create a mailbox
+ */
+export const useAddSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | Error | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSmtpAccount>>, TError,{projectId: string;data: AddSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addSmtpAccount>>,
@@ -558,7 +588,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * The full address (or the username) of a mailbox of the project's domain; 404 for any other.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Remove a mailbox
  */
 export const getRemoveSmtpAccountUrl = (projectId: string,) => {
 
@@ -613,7 +645,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RemoveSmtpAccountMutationBody = RemoveSmtpAccountBody
     export type RemoveSmtpAccountMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useRemoveSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Remove a mailbox
+ */
+export const useRemoveSmtpAccount = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSmtpAccount>>, TError,{projectId: string;data: RemoveSmtpAccountBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeSmtpAccount>>,
@@ -628,7 +663,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     }
     /**
  * A new password for a mailbox of the project's domain (the MailboxPassword rules); 404 for any other.
+The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
+ * @summary Change a mailbox password
  */
 export const getChangeSmtpAccountPasswordUrl = (projectId: string,) => {
 
@@ -683,7 +720,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ChangeSmtpAccountPasswordMutationBody = ChangeSmtpAccountPasswordBody
     export type ChangeSmtpAccountPasswordMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useChangeSmtpAccountPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Change a mailbox password
+ */
+export const useChangeSmtpAccountPassword = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeSmtpAccountPassword>>, TError,{projectId: string;data: ChangeSmtpAccountPasswordBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changeSmtpAccountPassword>>,

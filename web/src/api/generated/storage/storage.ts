@@ -24,16 +24,27 @@ import type {
 
 import type {
   BadRequestResponse,
+  ConflictResponse,
+  CreateSignedLinkBody,
   DeleteObjects200,
   DeleteObjectsBody,
+  DeleteStorageRuleBody,
   DownloadObjectParams,
   FileList,
+  ListSignedLinks200,
+  ListSignedLinksBody,
+  ListStorageRules200,
+  Message,
   MethodNotAllowedResponse,
   NotFoundResponse,
   Pagination,
   PayloadTooLargeResponse,
   RangeNotSatisfiableResponse,
   RequestTimeoutResponse,
+  RevokeSignedLinkBody,
+  SetStorageRule200,
+  SetStorageRuleBody,
+  SignedLinkCreated,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UploadObject200,
@@ -48,6 +59,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Upload a file to a project's bucket (console)
+ */
 export const getUploadObjectUrl = (projectId: string,) => {
 
 
@@ -61,6 +77,9 @@ export const uploadObject = async (projectId: string,
     const formData = new FormData();
 if(uploadObjectBody.project_id !== undefined) {
  formData.append(`project_id`, uploadObjectBody.project_id)
+ }
+if(uploadObjectBody.folder !== undefined) {
+ formData.append(`folder`, uploadObjectBody.folder)
  }
 formData.append(`file`, uploadObjectBody.file)
 
@@ -106,7 +125,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UploadObjectMutationBody = UploadObjectBody
     export type UploadObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Upload a file to a project's bucket (console)
+ */
+export const useUploadObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadObject>>, TError,{projectId: string;data: UploadObjectBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadObject>>,
@@ -119,7 +141,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getListObjectsUrl = (projectId: string,) => {
+    /**
+ * A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+
+ * @summary List a project's files (console)
+ */
+export const getListObjectsUrl = (projectId: string,) => {
 
 
   
@@ -202,6 +229,9 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
     pagination?: Pagination, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listObjects>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List a project's files (console)
+ */
 
 export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,
@@ -220,6 +250,11 @@ export function useListObjects<TData = Awaited<ReturnType<typeof listObjects>>, 
 
 
 
+/**
+ * Deletes the given files of the project and their share links; `deleted` says how many. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Delete files from a project's bucket (console)
+ */
 export const getDeleteObjectsUrl = (projectId: string,) => {
 
 
@@ -273,7 +308,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type DeleteObjectsMutationBody = DeleteObjectsBody
     export type DeleteObjectsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
-    export const useDeleteObjects = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    /**
+ * @summary Delete files from a project's bucket (console)
+ */
+export const useDeleteObjects = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteObjects>>, TError,{projectId: string;data: DeleteObjectsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteObjects>>,
@@ -287,9 +325,523 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * The project's file access rules, one per folder (the empty folder "" is the whole bucket), for
+calls made with the publishable key. A file follows the rule of its folder or of the nearest
+folder above it that has one; with no rule at all, apps get no access (`none`). The secret key
+is never subject to them.
+
+ * @summary List the folder access rules
+ */
+export const getListStorageRulesUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/rules`
+}
+
+export const listStorageRules = async (projectId: string, options?: RequestInit): Promise<ListStorageRules200> => {
+  
+  return customFetch<ListStorageRules200>(getListStorageRulesUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListStorageRulesQueryKey = (projectId?: string,) => {
+    return [
+    `/project/${projectId}/object-storage/rules`
+    ] as const;
+    }
+
+    
+export const getListStorageRulesQueryOptions = <TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListStorageRulesQueryKey(projectId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listStorageRules>>> = ({ signal }) => listStorageRules(projectId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListStorageRulesQueryResult = NonNullable<Awaited<ReturnType<typeof listStorageRules>>>
+export type ListStorageRulesQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listStorageRules>>,
+          TError,
+          Awaited<ReturnType<typeof listStorageRules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listStorageRules>>,
+          TError,
+          Awaited<ReturnType<typeof listStorageRules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the folder access rules
+ */
+
+export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorageRules>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listStorageRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListStorageRulesQueryOptions(projectId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
+instance. At most 100 rules per project.
+
+ * @summary Set a folder's access rule
+ */
+export const getSetStorageRuleUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/rules/set`
+}
+
+export const setStorageRule = async (projectId: string,
+    setStorageRuleBody: SetStorageRuleBody, options?: RequestInit): Promise<SetStorageRule200> => {
+  
+  return customFetch<SetStorageRule200>(getSetStorageRuleUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setStorageRuleBody,)
+  }
+);}
+
+
+
+
+export const getSetStorageRuleMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setStorageRule>>, TError,{projectId: string;data: SetStorageRuleBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof setStorageRule>>, TError,{projectId: string;data: SetStorageRuleBody}, TContext> => {
+
+const mutationKey = ['setStorageRule'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setStorageRule>>, {projectId: string;data: SetStorageRuleBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  setStorageRule(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetStorageRuleMutationResult = NonNullable<Awaited<ReturnType<typeof setStorageRule>>>
+    export type SetStorageRuleMutationBody = SetStorageRuleBody
+    export type SetStorageRuleMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Set a folder's access rule
+ */
+export const useSetStorageRule = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setStorageRule>>, TError,{projectId: string;data: SetStorageRuleBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setStorageRule>>,
+        TError,
+        {projectId: string;data: SetStorageRuleBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetStorageRuleMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Removes one folder's rule: its files then follow the nearest folder above with a rule (or no app
+access). Removing a rule that does not exist is a 404.
+
+ * @summary Remove a folder's access rule
+ */
+export const getDeleteStorageRuleUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/rules/delete`
+}
+
+export const deleteStorageRule = async (projectId: string,
+    deleteStorageRuleBody: DeleteStorageRuleBody, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getDeleteStorageRuleUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      deleteStorageRuleBody,)
+  }
+);}
+
+
+
+
+export const getDeleteStorageRuleMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteStorageRule>>, TError,{projectId: string;data: DeleteStorageRuleBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteStorageRule>>, TError,{projectId: string;data: DeleteStorageRuleBody}, TContext> => {
+
+const mutationKey = ['deleteStorageRule'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteStorageRule>>, {projectId: string;data: DeleteStorageRuleBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  deleteStorageRule(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteStorageRuleMutationResult = NonNullable<Awaited<ReturnType<typeof deleteStorageRule>>>
+    export type DeleteStorageRuleMutationBody = DeleteStorageRuleBody
+    export type DeleteStorageRuleMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Remove a folder's access rule
+ */
+export const useDeleteStorageRule = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteStorageRule>>, TError,{projectId: string;data: DeleteStorageRuleBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteStorageRule>>,
+        TError,
+        {projectId: string;data: DeleteStorageRuleBody},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteStorageRuleMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The project's signed links, newest first (at most 100), optionally of one file: expiry,
+revocation and download count. A link's secret is never shown again after its creation.
+
+ * @summary List signed links
+ */
+export const getListSignedLinksUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/signed-links`
+}
+
+export const listSignedLinks = async (projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: RequestInit): Promise<ListSignedLinks200> => {
+  
+  return customFetch<ListSignedLinks200>(getListSignedLinksUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      listSignedLinksBody,)
+  }
+);}
+
+
+
+
+
+export const getListSignedLinksQueryKey = (projectId?: string,
+    listSignedLinksBody?: ListSignedLinksBody,) => {
+    return [
+    `/project/${projectId}/object-storage/signed-links`, listSignedLinksBody
+    ] as const;
+    }
+
+    
+export const getListSignedLinksQueryOptions = <TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSignedLinksQueryKey(projectId,listSignedLinksBody);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSignedLinks>>> = ({ signal }) => listSignedLinks(projectId,listSignedLinksBody, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSignedLinksQueryResult = NonNullable<Awaited<ReturnType<typeof listSignedLinks>>>
+export type ListSignedLinksQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody: undefined |  ListSignedLinksBody, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSignedLinks>>,
+          TError,
+          Awaited<ReturnType<typeof listSignedLinks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSignedLinks>>,
+          TError,
+          Awaited<ReturnType<typeof listSignedLinks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List signed links
+ */
+
+export function useListSignedLinks<TData = Awaited<ReturnType<typeof listSignedLinks>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string,
+    listSignedLinksBody?: ListSignedLinksBody, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSignedLinks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSignedLinksQueryOptions(projectId,listSignedLinksBody,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * A link to one of the project's files that works without a key until it expires (`expires_in`
+seconds, 1 to 604800 = 7 days) or is revoked. Its URL is shown only in this answer.
+
+ * @summary Create a signed link
+ */
+export const getCreateSignedLinkUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/signed-links/create`
+}
+
+export const createSignedLink = async (projectId: string,
+    createSignedLinkBody: CreateSignedLinkBody, options?: RequestInit): Promise<SignedLinkCreated> => {
+  
+  return customFetch<SignedLinkCreated>(getCreateSignedLinkUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createSignedLinkBody,)
+  }
+);}
+
+
+
+
+export const getCreateSignedLinkMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSignedLink>>, TError,{projectId: string;data: CreateSignedLinkBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createSignedLink>>, TError,{projectId: string;data: CreateSignedLinkBody}, TContext> => {
+
+const mutationKey = ['createSignedLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createSignedLink>>, {projectId: string;data: CreateSignedLinkBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  createSignedLink(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateSignedLinkMutationResult = NonNullable<Awaited<ReturnType<typeof createSignedLink>>>
+    export type CreateSignedLinkMutationBody = CreateSignedLinkBody
+    export type CreateSignedLinkMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Create a signed link
+ */
+export const useCreateSignedLink = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSignedLink>>, TError,{projectId: string;data: CreateSignedLinkBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createSignedLink>>,
+        TError,
+        {projectId: string;data: CreateSignedLinkBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateSignedLinkMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Stops a signed link at once, on every instance. Revoking a revoked link is a 200.
+ * @summary Revoke a signed link
+ */
+export const getRevokeSignedLinkUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/signed-links/revoke`
+}
+
+export const revokeSignedLink = async (projectId: string,
+    revokeSignedLinkBody: RevokeSignedLinkBody, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getRevokeSignedLinkUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      revokeSignedLinkBody,)
+  }
+);}
+
+
+
+
+export const getRevokeSignedLinkMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeSignedLink>>, TError,{projectId: string;data: RevokeSignedLinkBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof revokeSignedLink>>, TError,{projectId: string;data: RevokeSignedLinkBody}, TContext> => {
+
+const mutationKey = ['revokeSignedLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof revokeSignedLink>>, {projectId: string;data: RevokeSignedLinkBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  revokeSignedLink(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RevokeSignedLinkMutationResult = NonNullable<Awaited<ReturnType<typeof revokeSignedLink>>>
+    export type RevokeSignedLinkMutationBody = RevokeSignedLinkBody
+    export type RevokeSignedLinkMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Revoke a signed link
+ */
+export const useRevokeSignedLink = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeSignedLink>>, TError,{projectId: string;data: RevokeSignedLinkBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof revokeSignedLink>>,
+        TError,
+        {projectId: string;data: RevokeSignedLinkBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRevokeSignedLinkMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * Public share link (also served at the bucket domain without the /api prefix). Streams the
 object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
+Changes nothing.
 
+ * @summary Download a file by its public share link
  */
 export const getDownloadObjectUrl = (segment: string,
     objectId: string,
@@ -388,6 +940,9 @@ export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObje
     params?: DownloadObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file by its public share link
+ */
 
 export function useDownloadObject<TData = Awaited<ReturnType<typeof downloadObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
  segment: string,

@@ -31,6 +31,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Whether the API is up and its database answers, with the database driver and the round-trip time. Needs no credentials. Changes nothing.
+
+ * @summary Check the platform and its database
+ */
 export const getGetHealthUrl = () => {
 
 
@@ -107,6 +112,9 @@ export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TErr
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Check the platform and its database
+ */
 
 export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = MethodNotAllowedResponse | RequestTimeoutResponse | Health>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}

@@ -41,7 +41,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 /**
  * The caller's usage across all their projects for a range (default 7d): API requests by status
 class and site bandwidth per bucket, active end users per day, current totals and the plan's limits.
+Changes nothing.
 
+ * @summary Read the usage of all the caller's projects
  */
 export const getGetAccountUsageUrl = () => {
 
@@ -120,6 +122,9 @@ export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountU
  usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the usage of all the caller's projects
+ */
 
 export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountUsage>>, TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse>(
  usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAccountUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -139,6 +144,9 @@ export function useGetAccountUsage<TData = Awaited<ReturnType<typeof getAccountU
 
 /**
  * One project's usage, as getAccountUsage, with the owner's plan limits.
+Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+
+ * @summary Read one project's usage
  */
 export const getGetProjectUsageUrl = (projectId: string,) => {
 
@@ -223,6 +231,9 @@ export function useGetProjectUsage<TData = Awaited<ReturnType<typeof getProjectU
     usageQuery?: UsageQuery, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProjectUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read one project's usage
+ */
 
 export function useGetProjectUsage<TData = Awaited<ReturnType<typeof getProjectUsage>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
  projectId: string,

@@ -1,0 +1,97 @@
+// What the process benches share: a real server process (`node dist/server/src/server.js`, as
+// `npm run serve`, or the sources through tsx when dist/ is missing or BENCH_SERVER=tsx), its
+// memory from /proc, and a PostgreSQL database of the bench's own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST_SERVER = path.join(ROOT, 'dist', 'server', 'src', 'server.js');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** kB figures of /proc/<pid>/status: VmRSS now, VmHWM the peak since start. */
+export function memory(pid: number): { rss: number; hwm: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+export interface Server {
+  child: ChildProcess;
+  port: number;
+  mode: string;
+  output: () => string;
+}
+
+export async function startServer(dataDir: string, databaseUrl?: string, env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const useDist = process.env.BENCH_SERVER ? process.env.BENCH_SERVER === 'dist' : fs.existsSync(DIST_SERVER);
+  const entry = useDist ? [DIST_SERVER] : ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'server.ts')];
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // The same V8 flags as `npm run serve`: a 1 MiB young generation.
+  const child = spawn(process.execPath, ['--max-semi-space-size=1', ...extra, ...entry], {
+    cwd: os.tmpdir(),
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      PASSWORD_HASH_COST: '12',
+      ...env,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
+    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (i > 1200) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, port, mode: useDist ? 'dist' : 'tsx', output: () => out };
+}
+
+export async function stopServer(s: Server): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+/** A database of the bench's own on DATABASE_URL's server, dropped afterwards. */
+export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = `hostbase_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
