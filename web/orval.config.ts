@@ -25,6 +25,7 @@ const readOperations = [
   'listDeployments',
   'getDeploymentLogs',
   'getSiteTraffic',
+  'listSiteDomains',
   'listSites',
   'listSiteEnv',
   'getSmtpDomainDetails',

@@ -26,6 +26,7 @@ import { contactPlugin } from './modules/contact/contact.handlers';
 import { backupPlugin } from './modules/backup/backup.handlers';
 import { projectsPlugin } from './modules/projects/projects.module';
 import { hostingPlugin } from './modules/hosting/hosting.module';
+import { domainsPlugin, type DomainsModuleOptions } from './modules/domains/domains.module';
 import { FrontDoor } from './modules/hosting/front-door';
 import type { Runtime } from './modules/hosting/runtime';
 import { authUsersPlugin } from './modules/auth-users/auth-users.module';
@@ -59,6 +60,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Run hosted sites on this runtime instead of the one the config names (tests). */
   hostingRuntime?: Runtime;
+  /** Custom domains: a DNS lookup, certificate issuer or renewal period of the test's own. */
+  domains?: DomainsModuleOptions;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -132,6 +135,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(projectsPlugin);
   // The hosting gateway's hook is the first onRequest hook: a request for a site's Host never
   // reaches the API or the console (the security headers plugin depends on this one).
+  // Custom domains first: a verified custom Host is handed to the gateway as its site's own name.
+  await app.register(domainsPlugin, options.domains ?? {});
   await app.register(hostingPlugin, { frontDoor, runtime: options.hostingRuntime });
   await app.register(securityHeadersPlugin);
   await app.register(compressPlugin);

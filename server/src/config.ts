@@ -82,6 +82,31 @@ export interface Config {
    * plan payments in INR. Absent (no key id and secret): the test provider, where no money moves.
    */
   razorpay?: { keyId: string; keySecret: string; webhookSecret?: string; apiUrl: string };
+  /** Custom domains of hosted sites (modules/domains): ACME, the HTTPS port and the records shown. */
+  domains: DomainsConfig;
+}
+
+export interface DomainsConfig {
+  /** ACME_DIRECTORY_URL: the CA's directory (default Let's Encrypt's production one). */
+  acmeDirectoryUrl: string;
+  /** ACME_EMAIL: the ACME account's contact; absent: none. */
+  acmeEmail?: string;
+  /** ACME_CA_FILE: PEM roots trusted (beside the system's) for the ACME directory's TLS, e.g. a test CA. */
+  acmeCaFile?: string;
+  /** HTTPS_PORT: the port custom domains are served on by SNI (0: any free port); absent: no HTTPS. */
+  httpsPort?: number;
+  /** CUSTOM_DOMAIN_ADDRESSES: IPv4/IPv6 addresses an apex domain's A/AAAA records may point at. */
+  addresses: string[];
+}
+
+function domainsConfig(env: Env): DomainsConfig {
+  const addresses = (env.CUSTOM_DOMAIN_ADDRESSES ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  for (const a of addresses) if (!net.isIP(a)) throw new Error(`CUSTOM_DOMAIN_ADDRESSES must be IP addresses, got "${a}"`);
+  const port = env.HTTPS_PORT === undefined || env.HTTPS_PORT === '' ? undefined : int(env, 'HTTPS_PORT', 0);
+  if (port !== undefined && port > 65535) throw new Error(`HTTPS_PORT must be a port number, got "${env.HTTPS_PORT}"`);
+  const directory = env.ACME_DIRECTORY_URL || 'https://acme-v02.api.letsencrypt.org/directory';
+  if (!/^https:\/\//.test(directory)) throw new Error(`ACME_DIRECTORY_URL must be an https URL, got "${directory}"`);
+  return { acmeDirectoryUrl: directory, acmeEmail: env.ACME_EMAIL || undefined, acmeCaFile: env.ACME_CA_FILE || undefined, httpsPort: port, addresses };
 }
 
 type Env = Record<string, string | undefined>;
@@ -268,5 +293,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailProjectSmtpUrl: env.MAIL_PROJECT_SMTP_URL || undefined,
     mailServersAttached: !!env.DATABASE_URL && !!(env.MAIL_DKIM_DIR || env.MAIL_PROJECT_SMTP_URL),
     razorpay: razorpay(env),
+    domains: domainsConfig(env),
   };
 }

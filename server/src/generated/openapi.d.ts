@@ -1384,6 +1384,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/hosting/add_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a custom domain to the site
+         * @description Claims a hostname for the project's site. The name is trimmed, lower-cased, a trailing dot
+         *     dropped and an international name stored in its ASCII (punycode) form; at most 253
+         *     characters. Empty: 400 "Hostname is required"; not a DNS name (an IP address, a port, a
+         *     path): 400 "Please enter a valid hostname (e.g., www.example.com)"; the platform's own
+         *     domain, one of its subdomains or the mail host: 400 "This hostname belongs to the
+         *     platform". 409 when the project already has it, or another project verified it (an
+         *     unverified claim blocks nobody). 403 when the account's plan allows no more custom domains
+         *     (Hobby 0, Pro 10, Enterprise unlimited, counted over the account's projects). The answer
+         *     lists the record to publish.
+         */
+        post: operations["addSiteDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/delete": {
         parameters: {
             query?: never;
@@ -1400,6 +1428,31 @@ export interface paths {
          *     mail) stays; a new deploy starts a fresh site. `confirm` must be the project's subdomain.
          */
         post: operations["deleteSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the site's custom domains
+         * @description The project's custom domains, oldest first, each with the DNS records to publish (a CNAME to
+         *     the site's name `{subdomain}.{PLATFORM_DOMAIN}`, and A/AAAA records to the platform's
+         *     addresses when CUSTOM_DOMAIN_ADDRESSES is set), whether it is verified and its certificate.
+         *     status: pending (not verified), issuing (verified, certificate on its way), active
+         *     (certificate served over HTTPS), failed (the certificate request failed: error says why; it
+         *     is retried by the periodic check).
+         */
+        post: operations["listSiteDomains"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1475,6 +1528,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/hosting/remove_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a custom domain from the site
+         * @description Removes the hostname from the project with its certificate; the site stops answering at it
+         *     at once on this instance and within seconds on the others. 404 when the hostname is not the
+         *     project's.
+         */
+        post: operations["removeSiteDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/hosting/traffic": {
         parameters: {
             query?: never;
@@ -1511,6 +1586,32 @@ export interface paths {
          *     kept: activating a deployment publishes the site again.
          */
         post: operations["unpublishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/verify_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a custom domain's DNS record now
+         * @description Looks the hostname up in DNS now (the servers of DNS_SERVERS). "verified" when its CNAME is
+         *     the site's name, or (with CUSTOM_DOMAIN_ADDRESSES) its A/AAAA records are all the
+         *     platform's; otherwise 200 with a message naming what was found. Once verified the platform
+         *     requests its certificate over ACME (HTTP-01, answered by the platform) in the background:
+         *     status goes from issuing to active, then the site is served over HTTPS (HTTPS_PORT) and
+         *     plain HTTP redirects there. A verified domain stays verified. 404 when the hostname is not
+         *     the project's; 409 when another project verified it first.
+         */
+        post: operations["verifySiteDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3011,6 +3112,48 @@ export interface components {
             type?: string | null;
             /** Format: date-time */
             updated_at?: string | null;
+        };
+        /**
+         * @description A custom domain of a project's site.
+         * @example {
+         *       "hostname": "www.example.com",
+         *       "status": "active",
+         *       "verified": true,
+         *       "records": [
+         *         {
+         *           "type": "CNAME",
+         *           "host": "www.example.com",
+         *           "value": "shop.hostbase.app"
+         *         }
+         *       ],
+         *       "certificate_expires_at": "2027-02-22T10:00:00.000Z",
+         *       "error": null,
+         *       "created_at": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
+        SiteDomain: {
+            /** Format: date-time */
+            certificate_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Why the last certificate request failed */
+            error: string | null;
+            /** @example www.example.com */
+            hostname: string;
+            /** @description The DNS records to publish (one of them is enough) */
+            records: {
+                host: string;
+                /** @enum {string} */
+                type: "CNAME" | "A" | "AAAA";
+                value: string;
+            }[];
+            /** @enum {string} */
+            status: "pending" | "issuing" | "active" | "failed";
+            verified: boolean;
+        };
+        SiteDomainVerification: {
+            domain: components["schemas"]["SiteDomain"];
+            message: string;
         };
         SiteEnv: {
             limits: {
@@ -7087,6 +7230,48 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    addSiteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The added domain (pending) and the record to publish */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteDomain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     deleteSite: {
         parameters: {
             query?: never;
@@ -7126,6 +7311,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSiteDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's custom domains */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteDomain"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7368,6 +7587,46 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    removeSiteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description "removed" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getSiteTraffic: {
         parameters: {
             query?: never;
@@ -7461,6 +7720,47 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    verifySiteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description "verified", or what the DNS answered, with the domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteDomainVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -19,6 +19,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "addSiteDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/add_domain",
+    "tag": "hosting"
+  },
+  {
     "operationId": "addSmtpAccount",
     "method": "POST",
     "path": "/project/{projectId}/smtp/add_account",
@@ -457,6 +463,12 @@ export const operations = [
     "tag": "storage"
   },
   {
+    "operationId": "listSiteDomains",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/domains",
+    "tag": "hosting"
+  },
+  {
     "operationId": "listSiteEnv",
     "method": "POST",
     "path": "/project/{projectId}/hosting/env",
@@ -497,6 +509,12 @@ export const operations = [
     "method": "POST",
     "path": "/register",
     "tag": "accounts"
+  },
+  {
+    "operationId": "removeSiteDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/remove_domain",
+    "tag": "hosting"
   },
   {
     "operationId": "removeSmtpAccount",
@@ -665,6 +683,12 @@ export const operations = [
     "method": "POST",
     "path": "/verify-payment/",
     "tag": "payments"
+  },
+  {
+    "operationId": "verifySiteDomain",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/verify_domain",
+    "tag": "hosting"
   },
   {
     "operationId": "verifySmtpDomain",

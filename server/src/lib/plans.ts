@@ -19,6 +19,8 @@ export interface PlanLimits {
   /** Bytes in and out of the account's hosted sites in a calendar month (UTC). */
   bandwidthBytes: number;
   mailboxes: number;
+  /** Custom domains on the account's sites (SPEC 9: Pro's "custom domains"; Hobby has none). */
+  customDomains: number;
 }
 
 export const PLANS: Record<PlanName, PlanLimits> = {
@@ -31,6 +33,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     monthlyActiveUsers: 100_000,
     bandwidthBytes: 100 * GB,
     mailboxes: 5,
+    customDomains: 0,
   },
   pro: {
     label: 'Pro',
@@ -41,6 +44,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     monthlyActiveUsers: 1_000_000,
     bandwidthBytes: 1024 * GB,
     mailboxes: 50,
+    customDomains: 10,
   },
   enterprise: {
     label: 'Enterprise',
@@ -51,6 +55,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     monthlyActiveUsers: Infinity,
     bandwidthBytes: Infinity,
     mailboxes: Infinity,
+    customDomains: Infinity,
   },
 };
 
@@ -60,7 +65,7 @@ export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 export type LimitName = 'projects' | 'storage' | 'database' | 'monthly_active_users' | 'bandwidth' | 'mailboxes';
 
 /** Each limit's field in PlanLimits, how people read its name, and whether it counts bytes. */
-export const LIMITS: Record<LimitName, { field: keyof Omit<PlanLimits, 'label' | 'priceInr'>; label: string; bytes: boolean; monthly: boolean }> = {
+export const LIMITS: Record<LimitName, { field: keyof Omit<PlanLimits, 'label' | 'priceInr' | 'customDomains'>; label: string; bytes: boolean; monthly: boolean }> = {
   projects: { field: 'projects', label: 'Projects', bytes: false, monthly: false },
   storage: { field: 'storageBytes', label: 'Storage', bytes: true, monthly: false },
   database: { field: 'databaseBytes', label: 'Database size', bytes: true, monthly: false },

@@ -6,6 +6,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 import { DeploymentsPanel } from './DeploymentsPanel';
+import { Domains } from './Domains';
 import { EnvironmentPanel } from './EnvironmentPanel';
 import { ManageModal } from './ManageModal';
 import { ServerStatus } from './ServerStatus';
@@ -47,6 +48,8 @@ export default function ProjectHostingPage() {
       </section>
 
       <Traffic projectId={projectId} />
+
+      <Domains projectId={projectId} />
 
       <DeploymentsPanel projectId={projectId} domain={project.domain} deployments={deployments} onDeploy={() => setManaging(true)} />
 

@@ -24,13 +24,16 @@ import type {
 
 import type {
   ActivateDeployment200,
+  AddSiteDomainBody,
   BadRequestResponse,
+  ConflictResponse,
   ContainerStats,
   CreateManifestDeployment200,
   CreateManifestDeploymentBody,
   DeleteSiteBody,
   FinishDeployment200,
   FinishDeploymentBody,
+  ForbiddenResponse,
   GetContainerStatsBody,
   GetDeploymentLogs200,
   ListDeployments200,
@@ -38,9 +41,12 @@ import type {
   MethodNotAllowedResponse,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RemoveSiteDomainBody,
   RequestTimeoutResponse,
   SetSiteEnvBody,
   Site,
+  SiteDomain,
+  SiteDomainVerification,
   SiteEnv,
   SiteEnvChange,
   SiteTraffic,
@@ -51,7 +57,8 @@ import type {
   UploadDeploymentFilesBody,
   UploadSiteZip200,
   UploadSiteZipBody,
-  UriTooLongResponse
+  UriTooLongResponse,
+  VerifySiteDomainBody
 } from '.././model';
 
 import { customFetch } from '../../http';
@@ -1290,6 +1297,350 @@ export const useDeleteSite = <TError = BadRequestResponse | UnauthorizedResponse
       > => {
 
       const mutationOptions = getDeleteSiteMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The project's custom domains, oldest first, each with the DNS records to publish (a CNAME to
+the site's name `{subdomain}.{PLATFORM_DOMAIN}`, and A/AAAA records to the platform's
+addresses when CUSTOM_DOMAIN_ADDRESSES is set), whether it is verified and its certificate.
+status: pending (not verified), issuing (verified, certificate on its way), active
+(certificate served over HTTPS), failed (the certificate request failed: error says why; it
+is retried by the periodic check).
+
+ * @summary List the site's custom domains
+ */
+export const getListSiteDomainsUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/domains`
+}
+
+export const listSiteDomains = async (projectId: string, options?: RequestInit): Promise<SiteDomain[]> => {
+  
+  return customFetch<SiteDomain[]>(getListSiteDomainsUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListSiteDomainsQueryKey = (projectId?: string,) => {
+    return [
+    `/project/${projectId}/hosting/domains`
+    ] as const;
+    }
+
+    
+export const getListSiteDomainsQueryOptions = <TData = Awaited<ReturnType<typeof listSiteDomains>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSiteDomainsQueryKey(projectId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSiteDomains>>> = ({ signal }) => listSiteDomains(projectId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSiteDomains>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSiteDomainsQueryResult = NonNullable<Awaited<ReturnType<typeof listSiteDomains>>>
+export type ListSiteDomainsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+
+export function useListSiteDomains<TData = Awaited<ReturnType<typeof listSiteDomains>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteDomains>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSiteDomains>>,
+          TError,
+          Awaited<ReturnType<typeof listSiteDomains>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSiteDomains<TData = Awaited<ReturnType<typeof listSiteDomains>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteDomains>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSiteDomains>>,
+          TError,
+          Awaited<ReturnType<typeof listSiteDomains>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSiteDomains<TData = Awaited<ReturnType<typeof listSiteDomains>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the site's custom domains
+ */
+
+export function useListSiteDomains<TData = Awaited<ReturnType<typeof listSiteDomains>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
+ projectId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSiteDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSiteDomainsQueryOptions(projectId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Claims a hostname for the project's site. The name is trimmed, lower-cased, a trailing dot
+dropped and an international name stored in its ASCII (punycode) form; at most 253
+characters. Empty: 400 "Hostname is required"; not a DNS name (an IP address, a port, a
+path): 400 "Please enter a valid hostname (e.g., www.example.com)"; the platform's own
+domain, one of its subdomains or the mail host: 400 "This hostname belongs to the
+platform". 409 when the project already has it, or another project verified it (an
+unverified claim blocks nobody). 403 when the account's plan allows no more custom domains
+(Hobby 0, Pro 10, Enterprise unlimited, counted over the account's projects). The answer
+lists the record to publish.
+
+ * @summary Add a custom domain to the site
+ */
+export const getAddSiteDomainUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/add_domain`
+}
+
+export const addSiteDomain = async (projectId: string,
+    addSiteDomainBody: AddSiteDomainBody, options?: RequestInit): Promise<SiteDomain> => {
+  
+  return customFetch<SiteDomain>(getAddSiteDomainUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      addSiteDomainBody,)
+  }
+);}
+
+
+
+
+export const getAddSiteDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSiteDomain>>, TError,{projectId: string;data: AddSiteDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof addSiteDomain>>, TError,{projectId: string;data: AddSiteDomainBody}, TContext> => {
+
+const mutationKey = ['addSiteDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addSiteDomain>>, {projectId: string;data: AddSiteDomainBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  addSiteDomain(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddSiteDomainMutationResult = NonNullable<Awaited<ReturnType<typeof addSiteDomain>>>
+    export type AddSiteDomainMutationBody = AddSiteDomainBody
+    export type AddSiteDomainMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Add a custom domain to the site
+ */
+export const useAddSiteDomain = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSiteDomain>>, TError,{projectId: string;data: AddSiteDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addSiteDomain>>,
+        TError,
+        {projectId: string;data: AddSiteDomainBody},
+        TContext
+      > => {
+
+      const mutationOptions = getAddSiteDomainMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Looks the hostname up in DNS now (the servers of DNS_SERVERS). "verified" when its CNAME is
+the site's name, or (with CUSTOM_DOMAIN_ADDRESSES) its A/AAAA records are all the
+platform's; otherwise 200 with a message naming what was found. Once verified the platform
+requests its certificate over ACME (HTTP-01, answered by the platform) in the background:
+status goes from issuing to active, then the site is served over HTTPS (HTTPS_PORT) and
+plain HTTP redirects there. A verified domain stays verified. 404 when the hostname is not
+the project's; 409 when another project verified it first.
+
+ * @summary Check a custom domain's DNS record now
+ */
+export const getVerifySiteDomainUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/verify_domain`
+}
+
+export const verifySiteDomain = async (projectId: string,
+    verifySiteDomainBody: VerifySiteDomainBody, options?: RequestInit): Promise<SiteDomainVerification> => {
+  
+  return customFetch<SiteDomainVerification>(getVerifySiteDomainUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      verifySiteDomainBody,)
+  }
+);}
+
+
+
+
+export const getVerifySiteDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySiteDomain>>, TError,{projectId: string;data: VerifySiteDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifySiteDomain>>, TError,{projectId: string;data: VerifySiteDomainBody}, TContext> => {
+
+const mutationKey = ['verifySiteDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifySiteDomain>>, {projectId: string;data: VerifySiteDomainBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  verifySiteDomain(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifySiteDomainMutationResult = NonNullable<Awaited<ReturnType<typeof verifySiteDomain>>>
+    export type VerifySiteDomainMutationBody = VerifySiteDomainBody
+    export type VerifySiteDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Check a custom domain's DNS record now
+ */
+export const useVerifySiteDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySiteDomain>>, TError,{projectId: string;data: VerifySiteDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof verifySiteDomain>>,
+        TError,
+        {projectId: string;data: VerifySiteDomainBody},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifySiteDomainMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Removes the hostname from the project with its certificate; the site stops answering at it
+at once on this instance and within seconds on the others. 404 when the hostname is not the
+project's.
+
+ * @summary Remove a custom domain from the site
+ */
+export const getRemoveSiteDomainUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/remove_domain`
+}
+
+export const removeSiteDomain = async (projectId: string,
+    removeSiteDomainBody: RemoveSiteDomainBody, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getRemoveSiteDomainUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      removeSiteDomainBody,)
+  }
+);}
+
+
+
+
+export const getRemoveSiteDomainMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSiteDomain>>, TError,{projectId: string;data: RemoveSiteDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof removeSiteDomain>>, TError,{projectId: string;data: RemoveSiteDomainBody}, TContext> => {
+
+const mutationKey = ['removeSiteDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof removeSiteDomain>>, {projectId: string;data: RemoveSiteDomainBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  removeSiteDomain(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RemoveSiteDomainMutationResult = NonNullable<Awaited<ReturnType<typeof removeSiteDomain>>>
+    export type RemoveSiteDomainMutationBody = RemoveSiteDomainBody
+    export type RemoveSiteDomainMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Remove a custom domain from the site
+ */
+export const useRemoveSiteDomain = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeSiteDomain>>, TError,{projectId: string;data: RemoveSiteDomainBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof removeSiteDomain>>,
+        TError,
+        {projectId: string;data: RemoveSiteDomainBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRemoveSiteDomainMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
