@@ -6905,7 +6905,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example (multipart parts named file, filename = sha256 of the part's bytes) */
+                /**
+                 * @example {
+                 *       "file": "(the file's bytes; the part's file name is their sha256)"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /**
                      * Format: binary
