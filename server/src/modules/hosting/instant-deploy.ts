@@ -133,12 +133,26 @@ export class InstantDeploys {
    * manifest lists and must match the bytes. Returns the digests stored.
    */
   async receive(project: ProjectRow, deploymentId: string, parts: AsyncIterable<{ type: string; filename?: string; file?: Readable }>, scratch: string): Promise<{ received: string[]; missing: string[] }> {
-    const { files } = await this.waiting(project, deploymentId);
-    await this.d.builds.assertRoom(project);
-    const wanted = new Set(Object.values(files));
+    // The deployment is looked up at the first file part, once the form's part headers before it
+    // passed the contract's checks: a malformed form (a NUL in a file name) is a 400 before a 404,
+    // as a body's schema check comes before a route's 404 everywhere else.
+    let wanted: Set<string> | undefined;
+    const lookUp = async () => {
+      const { files } = await this.waiting(project, deploymentId);
+      await this.d.builds.assertRoom(project);
+      return new Set(Object.values(files));
+    };
     const received: string[] = [];
     for await (const part of parts) {
       if (part.type !== 'file' || !part.file) continue;
+      if (!wanted) {
+        try {
+          wanted = await lookUp();
+        } catch (err) {
+          part.file.resume(); // drain it so the request can end
+          throw err;
+        }
+      }
       const declared = String(part.filename ?? '').toLowerCase();
       if (!DIGEST.test(declared)) {
         part.file.resume();
@@ -174,6 +188,7 @@ export class InstantDeploys {
       await this.d.database.query(`INSERT INTO site_blobs (project_id, digest, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [project.id, declared, size]);
       received.push(declared);
     }
+    wanted ??= await lookUp();
     return { received, missing: await this.missing(project.id, [...wanted]) };
   }
 
