@@ -6894,6 +6894,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id (from createManifestDeployment).
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
                 /**
                  * @description The project's id (Project.id).
@@ -6957,6 +6961,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The deployment's id (from createManifestDeployment).
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
                 deploymentId: string;
                 /**
                  * @description The project's id (Project.id).
