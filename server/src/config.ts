@@ -55,6 +55,13 @@ export interface Config {
   siteEgress: 'internet' | 'none';
   /** Deployments kept per project (HOSTING_KEEP_DEPLOYMENTS); older ones are pruned, never the live one. */
   hostingKeepDeployments: number;
+  /**
+   * Builds from source (modules/hosting/builds): what one build may use (BUILD_TIMEOUT_SECONDS,
+   * BUILD_MEMORY_MB, BUILD_DISK_MB), how many run at once on this instance (BUILD_CONCURRENCY;
+   * the others wait their turn) and the Python package index pip may use (PIP_INDEX_URL; absent:
+   * none, so requirements are installed from the upload's own wheels and the host's packages).
+   */
+  builds: { timeoutMs: number; memoryBytes: number; diskBytes: number; concurrency: number; pipIndexUrl?: string };
   /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
   http: HttpLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
@@ -274,6 +281,13 @@ export function loadConfig(env: Env = process.env): Config {
     },
     siteEgress: egress(env.SITE_EGRESS),
     hostingKeepDeployments: atLeastOne(env, 'HOSTING_KEEP_DEPLOYMENTS', 10),
+    builds: {
+      timeoutMs: atLeastOne(env, 'BUILD_TIMEOUT_SECONDS', 900) * 1000,
+      memoryBytes: atLeastOne(env, 'BUILD_MEMORY_MB', 2048) * 1024 * 1024,
+      diskBytes: atLeastOne(env, 'BUILD_DISK_MB', 4096) * 1024 * 1024,
+      concurrency: atLeastOne(env, 'BUILD_CONCURRENCY', 1),
+      pipIndexUrl: env.PIP_INDEX_URL || undefined,
+    },
     http: {
       headersTimeoutMs: positive(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
       bodyTimeoutMs: positive(env, 'HTTP_BODY_TIMEOUT_MS', 30_000),

@@ -1289,6 +1289,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/deployments/{deploymentId}/log-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a deployment's build log live
+         * @description The build log of one deployment as Server-Sent Events (text/event-stream), from its first
+         *     line: `log` events (data `{"text"}`, the output as it comes), then one `end` event (data
+         *     `{"status","error"}`) once the deployment is live or failed, and the stream closes. Any
+         *     instance can serve it while the build runs on another. A comment every 15 s keeps proxies
+         *     from closing an idle stream. Changes nothing. The example ids name no deployment, so trying
+         *     it as is answers 404.
+         */
+        get: operations["streamDeploymentLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/deployments/{deploymentId}/logs": {
         parameters: {
             query?: never;
@@ -1406,6 +1431,51 @@ export interface paths {
          *     lists the record to publish.
          */
         post: operations["addSiteDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/build-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the site's build settings
+         * @description The per-site overrides of what builds from source detect (root directory, install, build
+         *     and start commands, output directory; null = detected) and the platform's build limits.
+         *     Changes nothing. The example's project id names no project, so trying it as is answers 404.
+         */
+        post: operations["getBuildSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/hosting/build-settings/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the site's build settings
+         * @description Replaces the per-site build overrides (a field left out or null goes back to "detected").
+         *     They apply to the next deployment; the live site is not rebuilt. A folder with `..`, an
+         *     absolute one or a backslash is refused (400). The example's project id names no project,
+         *     so trying it as is answers 404 and changes nothing.
+         */
+        post: operations["setBuildSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2020,7 +2090,8 @@ export interface paths {
         put?: never;
         /**
          * Deploy a site from a zip
-         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
+         *     Source code is built first (answer 202): the framework is detected from package.json, composer.json or requirements.txt (React, Vite, Vue, Angular, Astro, Next.js, Node, PHP, Flask; Static is never built unless the site's build settings give a build command), dependencies are installed from the lockfile (npm ci or npm install, a virtualenv from requirements.txt, composer install; an unchanged lockfile reuses the site's dependency cache), and the build runs in the site's sandbox within the platform's time, memory and disk limits. One build runs per site at a time (409 while one runs). The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["uploadSiteZip"];
         delete?: never;
@@ -2616,6 +2687,36 @@ export interface components {
             provider: components["schemas"]["Checkout"];
             usage: components["schemas"]["LimitUsage"][];
         };
+        BuildSettings: {
+            build_command: string | null;
+            install_command: string | null;
+            /** @description What every build on this platform may use; a build past one is stopped and fails with a message naming it, and the live site stays as it was. */
+            limits: {
+                disk_mb: number;
+                memory_mb: number;
+                timeout_seconds: number;
+            };
+            output_directory: string | null;
+            root_directory: string | null;
+            start_command: string | null;
+        };
+        /**
+         * @description Per-site overrides of what the build detects. Each field null (or absent, or empty) means
+         *     "detect it". Folders are relative to the top of the upload, '/'-separated, without `..`;
+         *     commands run with `/bin/sh -c` inside the build sandbox, in the root directory.
+         */
+        BuildSettingsInput: {
+            /** @description Replaces npm run build (also makes a Static upload build). */
+            build_command?: string | null;
+            /** @description Replaces npm ci / npm install, the virtualenv's pip install or composer install. */
+            install_command?: string | null;
+            /** @description Static builds: the folder the build writes (dist, build, out, …), relative to the root directory. */
+            output_directory?: string | null;
+            /** @description The folder of the upload that holds the app (a monorepo's apps/web). */
+            root_directory?: string | null;
+            /** @description Node sites: the command that serves the app on $PORT (replaces scripts.start or the main file). */
+            start_command?: string | null;
+        };
         /** @description What the console opens the provider's checkout with (startPayment). */
         Checkout: {
             description?: string;
@@ -2802,6 +2903,8 @@ export interface components {
             created_at: string;
             error?: string | null;
             file_count: number;
+            /** @description What the build from source detected or was told (Vite, Next.js, Flask, …); null for an upload served as it came. */
+            framework?: string | null;
             id: string;
             live: boolean;
             project_id: string;
@@ -7020,6 +7123,43 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    streamDeploymentLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The deployment's id.
+                 * @example e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11
+                 */
+                deploymentId: string;
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+        };
+    };
     getDeploymentLogs: {
         parameters: {
             query?: never;
@@ -7279,6 +7419,118 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getBuildSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The build settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "root_directory": null,
+                     *       "install_command": null,
+                     *       "build_command": "npm run build:prod",
+                     *       "start_command": null,
+                     *       "output_directory": "dist/app/browser",
+                     *       "limits": {
+                     *         "timeout_seconds": 900,
+                     *         "memory_mb": 2048,
+                     *         "disk_mb": 4096
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuildSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setBuildSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "build_command": "npm run build:prod",
+                 *       "output_directory": "dist/app/browser"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BuildSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Saved; used by the next deployment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Build settings saved; they apply to the next deployment.",
+                     *       "settings": {
+                     *         "root_directory": null,
+                     *         "install_command": null,
+                     *         "build_command": "npm run build:prod",
+                     *         "start_command": null,
+                     *         "output_directory": "dist/app/browser",
+                     *         "limits": {
+                     *           "timeout_seconds": 900,
+                     *           "memory_mb": 2048,
+                     *           "disk_mb": 4096
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        settings: components["schemas"]["BuildSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8854,6 +9106,37 @@ export interface operations {
                      *         "file_count": 12,
                      *         "root": "dist",
                      *         "error": null,
+                     *         "framework": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        deployment: components["schemas"]["Deployment"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description The upload is source code and its build started. Follow it with streamDeploymentLog (or read getDeploymentLogs); the deployment becomes live when the build succeeds, and until then (or if it fails) the live site stays as it was. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Build started: Vite (package.json has vite and a build script)",
+                     *       "deployment": {
+                     *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
+                     *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *         "type": "React",
+                     *         "status": "building",
+                     *         "live": false,
+                     *         "size_bytes": 0,
+                     *         "file_count": 0,
+                     *         "root": "",
+                     *         "error": null,
+                     *         "framework": "Vite",
                      *         "created_at": "2026-11-20T09:30:00.000Z"
                      *       }
                      *     }
@@ -8869,6 +9152,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -331,6 +331,12 @@ export const operations = [
     "tag": "projects"
   },
   {
+    "operationId": "getBuildSettings",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/build-settings",
+    "tag": "hosting"
+  },
+  {
     "operationId": "getContainerStats",
     "method": "POST",
     "path": "/project/{projectId}/container-stats/",
@@ -583,6 +589,12 @@ export const operations = [
     "tag": "accounts"
   },
   {
+    "operationId": "setBuildSettings",
+    "method": "POST",
+    "path": "/project/{projectId}/hosting/build-settings/set",
+    "tag": "hosting"
+  },
+  {
     "operationId": "setDbTableAccess",
     "method": "POST",
     "path": "/project/{projectId}/database/set_access",
@@ -605,6 +617,12 @@ export const operations = [
     "method": "POST",
     "path": "/pay",
     "tag": "payments"
+  },
+  {
+    "operationId": "streamDeploymentLog",
+    "method": "GET",
+    "path": "/project/{projectId}/deployments/{deploymentId}/log-stream",
+    "tag": "hosting"
   },
   {
     "operationId": "submitContactMessage",

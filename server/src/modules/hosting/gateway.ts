@@ -18,7 +18,7 @@ import type { HostingService } from './hosting.service';
 import type { LiveSite } from './hosting.repository';
 import type { Runtime } from './runtime';
 import type { SiteFiles } from './site-files';
-import { isSpa, runtimeOf } from './site-layout';
+import { deploymentKind, isSpa } from './site-layout';
 import type { SiteResponse, StaticSites } from './static-site';
 import type { TrafficCounter } from './traffic';
 import { bandwidthPage, noSitePage, unavailablePage } from './pages';
@@ -73,14 +73,14 @@ export class Gateway {
         await this.d.files.ensureLocal(site.project.id, deployment.id);
         this.ready.add(deployment.id);
       }
-      if (deployment && runtimeOf(deployment.type) && !this.d.bandwidth?.blocked(site.project.id)) {
+      if (deployment && deploymentKind(deployment) && !this.d.bandwidth?.blocked(site.project.id)) {
         // PHP's built-in server answers any file of the deployment itself: dotfiles (.env, .git)
         // are refused before it sees them, as static sites refuse them (static-site.ts).
-        if (runtimeOf(deployment.type) === 'php' && isDotPath(req.url)) return this.hijackWrite(site.project.id, req, reply, DOTFILE_NOT_FOUND);
+        if (deploymentKind(deployment) === 'php' && isDotPath(req.url)) return this.hijackWrite(site.project.id, req, reply, DOTFILE_NOT_FOUND);
         return proxy(this.d, site.project, deployment, site.envVersion, req, reply, requestHeaderBytes(req.raw) + Number(req.headers['content-length'] ?? 0));
       }
       // Unpublished (or switched to a static deployment): a process this instance still runs goes.
-      if (this.d.runtime.running(site.project.id) && !this.d.service.switching(site.project.id)) void this.d.runtime.retire(site.project.id, deployment && runtimeOf(deployment.type) ? deployment.id : undefined);
+      if (this.d.runtime.running(site.project.id) && !this.d.service.switching(site.project.id)) void this.d.runtime.retire(site.project.id, deployment && deploymentKind(deployment) ? deployment.id : undefined);
       const answer = this.respond(site, req.raw);
       const res = answer instanceof Promise ? await answer : answer;
       return this.hijackWrite(site.project.id, req, reply, res);
@@ -107,7 +107,7 @@ export class Gateway {
     const hit = this.d.service.cachedLiveSite(sub);
     if (!hit?.site) return false;
     const deployment = hit.site.deployment;
-    if (deployment && (runtimeOf(deployment.type) || !this.ready.has(deployment.id)) && !this.d.bandwidth?.blocked(hit.site.project.id)) return false;
+    if (deployment && (deploymentKind(deployment) || !this.ready.has(deployment.id)) && !this.d.bandwidth?.blocked(hit.site.project.id)) return false;
     const answer = this.respond(hit.site, req);
     const projectId = hit.site.project.id;
     if (answer instanceof Promise) {
@@ -184,8 +184,8 @@ export class Gateway {
   private async upgradeSite(sub: string, req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const site = await this.d.service.liveSite(sub);
     const deployment = site?.deployment;
-    if (!site || !deployment || !runtimeOf(deployment.type)) return refuseUpgrade(socket, 404, 'Not Found');
-    if (runtimeOf(deployment.type) === 'php' && isDotPath(req.url)) return refuseUpgrade(socket, 404, 'Not Found');
+    if (!site || !deployment || !deploymentKind(deployment)) return refuseUpgrade(socket, 404, 'Not Found');
+    if (deploymentKind(deployment) === 'php' && isDotPath(req.url)) return refuseUpgrade(socket, 404, 'Not Found');
     if (this.d.bandwidth?.blocked(site.project.id)) return refuseUpgrade(socket, 503, 'Service Unavailable');
     const project = site.project;
     const urlPath = pathOf(req.url);

@@ -17,8 +17,10 @@ import { PROJECT_TYPES } from './site-layout';
 import { IN_MEMORY_MAX } from './zip-extract';
 import type { InstantDeploys } from './instant-deploy';
 import { activityNote } from '../activity/activity.context';
+import type { BuildSettingsService } from './build-settings';
+import { followBuildLog, SSE_HEADERS } from './build-log-stream';
 
-export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys): HandlerMap {
+export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService): HandlerMap {
   return {
     // ---- instant redeploys (instant-deploy.ts) [hosting-rules]
     createManifestDeployment: async (req) => {
@@ -50,7 +52,7 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
     },
     // ---- [/hosting-rules]
 
-    uploadSiteZip: async (req) => {
+    uploadSiteZip: async (req, reply) => {
       const project = await ownedProject(req);
       await service.assertStorageRoom(project); // a full account is refused before its upload is read
       const dir = await files.tempDir('upload');
@@ -74,8 +76,10 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
         if (!type) throw Errors.badRequest(`Unknown project type "${rawType}". Choose one of: ${PROJECT_TYPES.join(', ')}.`);
         if (zip === undefined || (Buffer.isBuffer(zip) ? zip.length : (await fsp.stat(zip)).size) === 0) throw Errors.badRequest('Please upload a zip file.');
         activityNote('type', type);
-        const deployment = await service.deploy(project, type, zip);
-        return { message: 'Project deployed!', deployment: await service.view(project, deployment) };
+        const { deployment, started } = await service.deploy(project, type, zip);
+        // Source code: the build goes on after this answer (follow it with streamDeploymentLog).
+        if (started) reply.code(202);
+        return { message: started ?? 'Project deployed!', deployment: await service.view(project, deployment) };
       } finally {
         await fsp.rm(dir, { recursive: true, force: true });
       }
@@ -90,6 +94,20 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
     },
 
     getDeploymentLogs: async (req) => service.logs(await ownedProject(req), req.params.deploymentId),
+
+    streamDeploymentLog: async (req, reply) => {
+      const project = await ownedProject(req);
+      const deploymentId = req.params.deploymentId;
+      if (!(await service.buildState(project, deploymentId))) throw Errors.notFound('Deployment'); // before the stream opens
+      if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
+      const out = followBuildLog((id) => service.buildState(project, id), deploymentId);
+      reply.raw.once('close', () => out.destroy());
+      return reply.headers(SSE_HEADERS).send(out);
+    },
+
+    getBuildSettings: async (req) => buildSettings.get((await ownedProject(req)).id),
+
+    setBuildSettings: async (req) => buildSettings.set((await ownedProject(req)).id, req.body),
 
     getContainerStats: async (req) => service.stats(await ownedProject(req)),
 

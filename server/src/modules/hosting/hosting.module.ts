@@ -29,6 +29,10 @@ import { InstantDeploys } from './instant-deploy';
 import { DatabaseLogs } from './runtime-logs';
 import { LeasedRuntime } from './runtime.leased';
 import { SiteEnv } from './site-env';
+import { Builder } from './builds/builder';
+import { BuildSettingsService } from './build-settings';
+import { SourceBuilds } from './source-builds';
+import { DEFAULT_ZIP_LIMITS } from './zip-extract';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -46,7 +50,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   const { config } = deps;
   const repo = new HostingRepository(deps.database, deps.lookups);
   const hostingDir = path.join(config.dataDir, 'hosting');
-  const files = new SiteFiles(deps.objectStore, hostingDir);
+  // Stored archives of builds from source hold dependencies too: up to the build's disk limit and zip32's entry count.
+  const files = new SiteFiles(deps.objectStore, hostingDir, { ...DEFAULT_ZIP_LIMITS, maxEntries: 65_535, maxTotalBytes: Math.max(DEFAULT_ZIP_LIMITS.maxTotalBytes, config.builds.diskBytes) });
   // What went wrong outside a request (a dead build, a crashed site) names only its project: the
   // project's errors panel and its owner hear of it (account-events.ts).
   const told = async (projectId: string, event: (project: ProjectRow) => AccountEvent) => {
@@ -97,7 +102,20 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   leased?.registerPeerRoutes(app);
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const env = new SiteEnv(repo, deps.secrets);
-  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups });
+  // Builds from source run in the same sandbox as the sites (builds/), one project's cache apart from another's.
+  const buildLimits = config.builds;
+  const builder = new Builder({
+    cacheRoot: path.join(hostingDir, 'build-cache'), uidOf: siteUid, log: deps.log, egress: config.siteEgress === 'internet', pipIndexUrl: buildLimits.pipIndexUrl,
+    limits: { timeoutMs: buildLimits.timeoutMs, memoryBytes: buildLimits.memoryBytes, diskBytes: buildLimits.diskBytes },
+  });
+  const buildSettings = new BuildSettingsService(repo, {
+    timeout_seconds: Math.round(buildLimits.timeoutMs / 1000), memory_mb: Math.round(buildLimits.memoryBytes / 1048576), disk_mb: Math.round(buildLimits.diskBytes / 1048576),
+  });
+  const sources = new SourceBuilds({
+    repo, files, lifecycle: builds, builder, settings: buildSettings, env, log: deps.log, concurrency: buildLimits.concurrency,
+    refuseWith: config.siteRuntime === 'docker' ? 'Builds from source run in the process sandbox, and this platform runs sites in Docker (SITE_RUNTIME=docker): upload the built site instead.' : undefined,
+  });
+  const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups, sources });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
@@ -117,6 +135,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   reconciling.unref();
   app.addHook('onClose', async () => {
     clearInterval(reconciling);
+    sources.abortAll();
     builds.stop();
     await traffic.close();
     await runtime.close();
@@ -127,7 +146,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
 
   projects.onDelete('hosting', (project) => service.removeProject(project));
   const instant = new InstantDeploys({ database: deps.database, repo, files, builds, runtime, service, clock: deps.clock, log: deps.log });
-  return { service, handlers: createHostingHandlers(service, files, projects, instant) };
+  return { service, handlers: createHostingHandlers(service, files, projects, instant, buildSettings) };
 }
 
 export const hostingPlugin = fp(

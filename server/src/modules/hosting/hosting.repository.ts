@@ -1,11 +1,11 @@
 // Hosting's queries. The live switch is one statement (see activate) so that readers see either
 // the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
-import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUuid } from '../../lib/ids';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
-import { siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
+import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
 
 export interface LiveSite {
   project: ProjectRow;
@@ -132,8 +132,39 @@ export class HostingRepository {
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
-  async finishBuild(id: string, values: Partial<Pick<DeploymentRow, 'sizeBytes' | 'fileCount' | 'root' | 'entry' | 'rules' | 'buildLog'>>): Promise<void> {
+  async finishBuild(id: string, values: Partial<Pick<DeploymentRow, 'sizeBytes' | 'fileCount' | 'root' | 'entry' | 'rules' | 'buildLog' | 'runtime' | 'command' | 'framework'>>): Promise<void> {
     await this.db.update(siteDeployments).set(values).where(eq(siteDeployments.id, id));
+  }
+
+  // ---- builds from source (source-builds.ts) ---------------------------------------------------
+
+  /** The log of a build in progress; never touches one that has finished (its final log is written then). */
+  async writeBuildLog(id: string, text: string): Promise<void> {
+    await this.db.update(siteDeployments).set({ buildLog: text }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  }
+
+  /** Another build from source of the project still running (one per site at a time). */
+  async sourceBuildRunning(projectId: string, exceptId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: siteDeployments.id })
+      .from(siteDeployments)
+      .where(and(eq(siteDeployments.projectId, projectId), eq(siteDeployments.status, 'building'), isNotNull(siteDeployments.framework), ne(siteDeployments.id, exceptId)))
+      .limit(1);
+    return !!row;
+  }
+
+  async buildSettingsOf(projectId: string): Promise<BuildSettingsRow | undefined> {
+    const [row] = await this.db.select().from(siteBuildSettings).where(eq(siteBuildSettings.projectId, projectId)).limit(1);
+    return row;
+  }
+
+  async saveBuildSettings(projectId: string, values: Omit<BuildSettingsRow, 'projectId' | 'updatedAt'>): Promise<BuildSettingsRow> {
+    const [row] = await this.db
+      .insert(siteBuildSettings)
+      .values({ projectId, ...values })
+      .onConflictDoUpdate({ target: siteBuildSettings.projectId, set: { ...values, updatedAt: sql`now()` } })
+      .returning();
+    return row;
   }
 
   /** A failed deployment holds no bytes: what it reserved is released here. */

@@ -13,11 +13,15 @@ import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
-import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { loadRules } from './site-rules';
 import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 import type { SiteEnv, SiteEnvInput } from './site-env';
+import { BuildLog } from './build-log';
+import type { SourceBuilds } from './source-builds';
+import type { BuildPlan } from './builds/detect';
+import { BuildFailedError } from './builds/builder';
 
 export interface HostingServiceDeps {
   repo: HostingRepository;
@@ -41,17 +45,20 @@ export interface HostingServiceDeps {
    * for subdomains that name no project, a short-lived local cache (liveCacheMs).
    */
   lookups?: Pick<LookupCache, 'get' | 'peek' | 'barrier'>;
+  /** Builds from source (source-builds.ts): uploads that are source code are built before they go live. */
+  sources?: SourceBuilds;
 }
 
-class BuildLog {
-  private lines: string[] = [];
-  constructor(private readonly clock: Clock) {}
-  add(line: string) {
-    this.lines.push(`[${this.clock.now().toISOString()}] ${line}`);
-  }
-  get text() {
-    return this.lines.join('\n') + '\n';
-  }
+/** A deploy's answer: live (or failed) now, or a build from source under way (`started` says which). */
+export interface DeployResult {
+  deployment: DeploymentRow;
+  started?: string;
+}
+
+/** The upload names something a build could start from (it may still be served as it came). */
+function mayBuild(names: Set<string>): boolean {
+  for (const n of names) if (/(^|\/)(package\.json|composer\.json|requirements\.txt)$/.test(n)) return true;
+  return false;
 }
 
 export class HostingService {
@@ -102,7 +109,7 @@ export class HostingService {
   }
 
   // ---- [billing] builds own a heartbeat while they run; older deployments are pruned after ----
-  async deploy(project: ProjectRow, type: string, zip: ZipSource): Promise<DeploymentRow> {
+  async deploy(project: ProjectRow, type: string, zip: ZipSource): Promise<DeployResult> {
     // A dynamic site this host cannot run safely (no sandbox, no PHP, no Flask) is refused before
     // anything is written; static sites never need the runtime.
     const refusedKind = runtimeOf(type);
@@ -111,12 +118,21 @@ export class HostingService {
     const row = await this.d.repo.createDeployment(project.id, type, this.d.builds.instanceId);
     const beat = this.d.builds.heartbeat(row.id);
     const leave = this.enterSwitch(project.id);
-    try {
-      return await this.build(project, type, zip, row);
-    } finally {
-      leave();
+    let handedOver = false;
+    const done = async () => {
       beat.stop();
       await this.d.builds.prune(project).catch((err) => this.d.log.warn({ err, projectId: project.id }, 'pruning old deployments failed'));
+    };
+    try {
+      const result = await this.build(project, type, zip, row);
+      if (!('workspace' in result)) return { deployment: result };
+      // Source code: the build goes on after the answer, keeping its heartbeat until it ends.
+      handedOver = true;
+      void this.buildFromSource(project, result.row, result.plan, result.workspace, result.log).finally(done);
+      return { deployment: result.row, started: `Build started: ${result.plan.reason}` };
+    } finally {
+      leave();
+      if (!handedOver) await done();
     }
   }
 
@@ -126,8 +142,8 @@ export class HostingService {
   }
   // ---- [/billing] ----
 
-  private async build(project: ProjectRow, type: string, zip: ZipSource, row: DeploymentRow): Promise<DeploymentRow> {
-    const log = new BuildLog(this.d.clock);
+  private async build(project: ProjectRow, type: string, zip: ZipSource, row: DeploymentRow): Promise<DeploymentRow | { row: DeploymentRow; plan: BuildPlan; workspace: string; log: BuildLog }> {
+    const log = new BuildLog(this.d.clock, (text) => this.d.repo.writeBuildLog(row.id, text));
     let staged: string | undefined;
     let storing: Promise<void> | undefined;
     try {
@@ -136,14 +152,21 @@ export class HostingService {
       const plan = await planZip(zip, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS);
       const names = new Set(plan.files.map((f) => f.name));
       const kind = runtimeOf(type);
-      let layout: Layout;
+      let layout: Layout | undefined;
+      // An upload without index.html may be source code to build: judged once it is extracted.
+      let notServable: unknown;
       try {
         log.add(`Checked ${plan.files.length} files, ${plan.totalBytes} bytes uncompressed${plan.strippedWrapper ? ` (wrapper folder ${plan.strippedWrapper}/ removed)` : ''}`);
         if (plan.files.length === 0) throw new ZipRefusedError('The zip is empty.');
         // [billing] The archive and the extracted files count toward the owner's storage (413 past the plan's limit).
         await this.d.builds.reserve(project, row.id, size + plan.totalBytes);
-        // Static types are judged on names alone, before a byte is written.
-        layout = kind ? { root: '' } : staticLayout(names);
+        // Static types are judged on names alone, before a byte is written (unless they may be built).
+        try {
+          layout = kind ? { root: '' } : staticLayout(names);
+        } catch (err) {
+          if (!(this.d.sources && mayBuild(names))) throw err;
+          notServable = err;
+        }
         staged = await this.d.files.tempDir('deploy');
         // The archive is stored while it is extracted (a refused one is removed below).
         storing = this.d.files.storeArchive(project.id, row.id, zip);
@@ -154,7 +177,22 @@ export class HostingService {
       } finally {
         plan.close();
       }
+      const source = this.d.sources && mayBuild(names) ? await this.d.sources.plan(project.id, type, names, staged) : null;
+      if (source) {
+        const refusal = this.d.sources!.refusal();
+        if (refusal) throw Errors.badRequest(refusal);
+        if (await this.d.repo.sourceBuildRunning(project.id, row.id)) throw Errors.conflict('A build of this site is already running: wait for it to finish (its log shows how far it is).');
+        await storing; // the source archive, replaced by the built one when the build succeeds
+        log.add(source.reason);
+        await this.d.repo.finishBuild(row.id, { framework: source.framework, buildLog: log.text });
+        const workspace = staged;
+        staged = undefined;
+        storing = undefined;
+        return { row: { ...row, framework: source.framework }, plan: source, workspace, log };
+      }
+      if (notServable) throw notServable;
       if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
+      if (!layout) throw new Error('no layout');
       log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
       // Static sites: _redirects and _headers are judged now (a bad line fails the deploy) and stored with it.
       const rules = kind ? null : await loadRules(path.join(staged, layout.root));
@@ -182,16 +220,50 @@ export class HostingService {
         await storing.catch(() => undefined);
         await this.d.files.removeDeployment(project.id, row.id).catch(() => undefined);
       }
-      const known = err instanceof ZipRefusedError || err instanceof RuntimeStartError || err instanceof AppError;
-      const message = known ? (err as Error).message : 'The deployment failed because of an internal error.';
-      log.add(`Failed: ${message}`);
-      if (err instanceof RuntimeStartError && err.log) log.add(`Process output:\n${err.log}`);
-      if (!known) this.d.log.error({ err, deploymentId: row.id }, 'deployment failed');
-      await this.d.repo.fail(row.id, message, log.text, this.d.clock.now());
-      await this.d.events?.emit({ type: 'deploy_failed', accountId: project.ownerId, projectId: project.id, message: `A ${type} deployment failed: ${message}` });
+      const message = await this.failed(project, row, log, err);
       if (err instanceof AppError) throw err; // [billing] the storage quota's 413
-      if (known) throw Errors.badRequest(message);
+      if (message) throw Errors.badRequest(message);
       throw err;
+    }
+  }
+
+  /** Records a failed deployment (the live site untouched); the message when the developer may read it. */
+  private async failed(project: ProjectRow, row: DeploymentRow, log: BuildLog, err: unknown): Promise<string | undefined> {
+    const known = err instanceof ZipRefusedError || err instanceof RuntimeStartError || err instanceof AppError || err instanceof BuildFailedError;
+    const message = known ? (err as Error).message : 'The deployment failed because of an internal error.';
+    log.add(`Failed: ${message}`);
+    if (err instanceof RuntimeStartError && err.log) log.add(`Process output:\n${err.log}`);
+    if (!known) this.d.log.error({ err, deploymentId: row.id }, 'deployment failed');
+    await log.flush();
+    await this.d.repo.fail(row.id, message, log.text, this.d.clock.now());
+    await this.d.events?.emit({ type: 'deploy_failed', accountId: project.ownerId, projectId: project.id, message: `A ${row.type} deployment failed: ${message}` });
+    return known ? message : undefined;
+  }
+
+  /** The build after the upload's answer: built, stored, then live through the one switch; never throws. */
+  private async buildFromSource(project: ProjectRow, row: DeploymentRow, plan: BuildPlan, workspace: string, log: BuildLog): Promise<void> {
+    try {
+      const built = await this.d.sources!.build(project, row, plan, workspace, log);
+      const leave = this.enterSwitch(project.id);
+      try {
+        if (built.kind) {
+          log.add(`Starting the ${built.kind} process`);
+          await this.d.runtime.ensure(this.specOf(project, built.row, await this.d.repo.envVersionOf(project.id)));
+        }
+        if (!(await this.d.repo.activate(project.id, row.id))) throw new Error('activation found no deployment');
+        await this.siteChanged(project);
+        await this.d.runtime.retire(project.id, built.kind ? row.id : undefined);
+      } finally {
+        leave();
+      }
+      log.add('Live');
+      await log.flush();
+      await this.d.repo.finishBuild(row.id, { buildLog: log.text });
+    } catch (err) {
+      await this.d.files.removeDeployment(project.id, row.id).catch(() => undefined);
+      await this.failed(project, row, log, err).catch((e) => this.d.log.error({ err: e, deploymentId: row.id }, 'recording a failed build failed'));
+    } finally {
+      await fsp.rm(workspace, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -225,7 +297,7 @@ export class HostingService {
     const row = await this.d.repo.findDeployment(project.id, deploymentId);
     if (!row) throw Errors.notFound('Deployment');
     if (row.status !== 'live') throw Errors.badRequest(row.status === 'failed' ? 'A failed deployment cannot be made live.' : 'This deployment is still building.');
-    const kind = runtimeOf(row.type);
+    const kind = deploymentKind(row);
     if (kind) {
       await this.d.files.ensureLocal(project.id, row.id);
       try {
@@ -242,13 +314,14 @@ export class HostingService {
   }
 
   /** What the runtime starts; envVersion: the site's env_version as the caller saw it. */
-  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry'>, envVersion: number): SiteSpec {
+  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry' | 'runtime' | 'command'>, envVersion: number): SiteSpec {
     return {
       projectId: project.id,
       deploymentId: d.id,
-      kind: runtimeOf(d.type)!,
+      kind: deploymentKind(d)!,
       dir: path.join(this.d.files.cacheDir(d.id), d.root),
       entry: d.entry ?? '',
+      command: d.command ?? undefined,
       envVersion,
       env: () => this.d.env.runtimeEnv(project.id),
     };
@@ -279,7 +352,7 @@ export class HostingService {
     const running = this.d.runtime.projects().find((p) => p.projectId === project.id);
     const liveId = await this.d.repo.liveDeploymentId(project.id);
     const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
-    if (!live || !runtimeOf(live.type)) return { message: 'Environment saved; it applies to the next deployment of a Node, PHP or Flask site.', restarted: false };
+    if (!live || !deploymentKind(live)) return { message: 'Environment saved; it applies to the next deployment of a Node, PHP or Flask site.', restarted: false };
     try {
       await this.d.runtime.ensure(this.specOf(project, live, await this.d.repo.envVersionOf(project.id)));
     } catch (err) {
@@ -348,6 +421,12 @@ export class HostingService {
     return deploymentView(row, await this.d.repo.liveDeploymentId(project.id));
   }
 
+  /** A deployment's status and build log so far (streamDeploymentLog); undefined when it is gone. */
+  async buildState(project: ProjectRow, deploymentId: string): Promise<{ status: DeploymentRow['status']; error: string | null; log: string } | undefined> {
+    const row = await this.d.repo.findDeployment(project.id, deploymentId);
+    return row && { status: row.status, error: row.error, log: row.buildLog };
+  }
+
   async logs(project: ProjectRow, deploymentId: string) {
     const row = await this.d.repo.findDeployment(project.id, deploymentId);
     if (!row) throw Errors.notFound('Deployment');
@@ -375,7 +454,7 @@ export class HostingService {
   async stats(project: ProjectRow) {
     const liveId = await this.d.repo.liveDeploymentId(project.id);
     const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
-    const [totals, proc] = await Promise.all([this.d.repo.totals(project.id), live && runtimeOf(live.type) ? this.d.runtime.stats(project.id) : undefined]);
+    const [totals, proc] = await Promise.all([this.d.repo.totals(project.id), live && deploymentKind(live) ? this.d.runtime.stats(project.id) : undefined]);
     const pending = this.d.traffic.pending(project.id);
     const mb = (b: number) => Math.round((b / 1048576) * 1e6) / 1e6;
     return {
@@ -383,7 +462,7 @@ export class HostingService {
       mem_percent: proc?.memPercent ?? 0,
       rx_mb: mb(totals.bytesIn + pending.bytesIn),
       tx_mb: mb(totals.bytesOut + pending.bytesOut),
-      status: !live ? 'none' : runtimeOf(live.type) ? (proc?.status ?? 'stopped') : 'static',
+      status: !live ? 'none' : deploymentKind(live) ? (proc?.status ?? 'stopped') : 'static',
       restarts: proc?.restarts ?? 0,
       last_exit: proc?.lastExit ?? null,
     };
@@ -432,6 +511,7 @@ export function deploymentView(r: DeploymentRow, liveId: string | null) {
     file_count: r.fileCount,
     root: r.root,
     error: r.error,
+    framework: r.framework ?? null,
     created_at: r.createdAt.toISOString(),
   };
 }

@@ -23,6 +23,12 @@ export const siteDeployments = pgTable('site_deployments', {
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
   /** Static types: the parsed _redirects and _headers (site-rules.ts); null when there are none. */
   rules: jsonb('rules').$type<SiteRules>(),
+  /** Built from source: what the build detected (Vite, Next.js, Flask, …); null for an upload served as it came. */
+  framework: text('framework'),
+  /** Built Node, PHP and Flask sites: the argv started inside the sandbox at /app (null: from entry). */
+  command: jsonb('command').$type<string[]>(),
+  /** Built from source: static, node, php or flask (null: decided by the type). Read it through deploymentKind(). */
+  runtime: text('runtime', { enum: ['static', 'node', 'php', 'flask'] }),
 });
 export type DeploymentRow = typeof siteDeployments.$inferSelect;
 
@@ -89,3 +95,15 @@ export const siteBlobs = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.digest] })],
 );
+
+/** The owner's overrides of what builds from source detect (null = detected). */
+export const siteBuildSettings = pgTable('site_build_settings', {
+  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  rootDirectory: text('root_directory'),
+  installCommand: text('install_command'),
+  buildCommand: text('build_command'),
+  startCommand: text('start_command'),
+  outputDirectory: text('output_directory'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type BuildSettingsRow = typeof siteBuildSettings.$inferSelect;

@@ -29,7 +29,7 @@ import type { HostingService } from './hosting.service';
 import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime } from './runtime';
 import type { SiteFiles } from './site-files';
-import { runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { loadRules } from './site-rules';
 import { DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipLimits } from './zip-extract';
 
@@ -217,7 +217,7 @@ export class InstantDeploys {
     let log = row.buildLog;
     let staged: string | undefined;
     let stored = false;
-    const kind = runtimeOf(row.type);
+    const kind = deploymentKind(row);
     const paths = Object.keys(files);
     try {
       const [{ total }] = await this.d.database.query<{ total: string | null }>(

@@ -188,6 +188,8 @@ export class ProcessRuntime implements Runtime {
   }
 
   private command(spec: SiteSpec): string[] {
+    // Built from source: the builder resolved the start command to an argv inside /app.
+    if (spec.command?.length) return spec.command;
     switch (spec.kind) {
       case 'node':
         return [process.execPath, '--max-old-space-size=256', spec.entry];

@@ -11,6 +11,8 @@ export interface SiteSpec {
   dir: string;
   /** File to start, relative to dir. */
   entry: string;
+  /** Built from source: the argv to start inside the sandbox (at /app) instead of the kind's command for entry. */
+  command?: string[];
   /**
    * The version of the site's environment the caller saw (sites.env_version): a process of this
    * deployment started with an older one is restarted by ensure().

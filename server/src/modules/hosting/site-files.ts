@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { ObjectNotFoundError, type ObjectStore } from '../storage/object-store';
 import { Readable } from 'node:stream';
-import { extractTo, IN_MEMORY_MAX, planZip, type ZipSource } from './zip-extract';
+import { extractTo, IN_MEMORY_MAX, planZip, type ZipLimits, type ZipSource } from './zip-extract';
 
 const ARCHIVE = 'archive.zip';
 /** A manifest deployment (instant redeploys) has this instead of an archive: path → sha256. */
@@ -29,7 +29,12 @@ export class SiteFiles {
   /** This instance's copies of the stored blobs (blobs/<project>/<sha256>), hard-linked into deployments. */
   readonly blobRoot: string;
 
-  constructor(private readonly store: ObjectStore, hostingDir: string) {
+  /**
+   * archiveLimits: how a stored archive is judged when an instance extracts it. Uploads were judged
+   * with the deploy limits before they were stored; a build's output (builds from source, with its
+   * node_modules or virtualenv) may be bigger, up to the build's disk limit.
+   */
+  constructor(private readonly store: ObjectStore, hostingDir: string, private readonly archiveLimits?: ZipLimits) {
     this.cacheRoot = path.join(hostingDir, 'cache');
     this.tmpRoot = path.join(hostingDir, 'tmp');
     this.blobRoot = path.join(hostingDir, 'blobs');
@@ -103,7 +108,7 @@ export class SiteFiles {
       // The same extractor and checks as a deploy (CRC-32 included): a damaged archive throws and
       // the staged folder goes with `work`, so nothing half-written is ever served.
       const source: ZipSource = (await fsp.stat(zipPath)).size <= IN_MEMORY_MAX ? await fsp.readFile(zipPath) : zipPath;
-      const plan = await planZip(source);
+      const plan = await planZip(source, this.archiveLimits);
       const staged = path.join(work, 'files');
       try {
         await extractTo(plan, source, staged);

@@ -15,6 +15,15 @@ export function runtimeOf(type: string): RuntimeKind | undefined {
   return undefined;
 }
 
+/**
+ * What runs a deployment: a build from source decided it (a Next.js upload may be a static export
+ * or a Node server); uploads served as they came follow their type.
+ */
+export function deploymentKind(d: { type: string; runtime?: string | null }): RuntimeKind | undefined {
+  if (d.runtime) return d.runtime === 'static' ? undefined : (d.runtime as RuntimeKind);
+  return runtimeOf(d.type);
+}
+
 /** Single-page apps: unknown paths without an extension answer index.html (client routes). */
 export function isSpa(type: string): boolean {
   return type === 'React' || type === 'Vite' || type === 'Angular' || type === 'Vue';

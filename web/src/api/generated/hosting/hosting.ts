@@ -26,6 +26,8 @@ import type {
   ActivateDeployment200,
   AddSiteDomainBody,
   BadRequestResponse,
+  BuildSettings,
+  BuildSettingsInput,
   ConflictResponse,
   ContainerStats,
   CreateManifestDeployment200,
@@ -43,6 +45,7 @@ import type {
   PayloadTooLargeResponse,
   RemoveSiteDomainBody,
   RequestTimeoutResponse,
+  SetBuildSettings200,
   SetSiteEnvBody,
   Site,
   SiteDomain,
@@ -56,6 +59,7 @@ import type {
   UploadDeploymentFiles200,
   UploadDeploymentFilesBody,
   UploadSiteZip200,
+  UploadSiteZip202,
   UploadSiteZipBody,
   UriTooLongResponse,
   VerifySiteDomainBody
@@ -69,7 +73,8 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
+Source code is built first (answer 202): the framework is detected from package.json, composer.json or requirements.txt (React, Vite, Vue, Angular, Astro, Next.js, Node, PHP, Flask; Static is never built unless the site's build settings give a build command), dependencies are installed from the lockfile (npm ci or npm install, a virtualenv from requirements.txt, composer install; an unchanged lockfile reuses the site's dependency cache), and the build runs in the site's sandbox within the platform's time, memory and disk limits. One build runs per site at a time (409 while one runs). The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Deploy a site from a zip
  */
@@ -82,7 +87,7 @@ export const getUploadSiteZipUrl = (projectId: string,) => {
 }
 
 export const uploadSiteZip = async (projectId: string,
-    uploadSiteZipBody: UploadSiteZipBody, options?: RequestInit): Promise<UploadSiteZip200> => {
+    uploadSiteZipBody: UploadSiteZipBody, options?: RequestInit): Promise<UploadSiteZip200 | UploadSiteZip202> => {
     const formData = new FormData();
 formData.append(`file`, uploadSiteZipBody.file)
 if(uploadSiteZipBody.domain !== undefined) {
@@ -93,7 +98,7 @@ if(uploadSiteZipBody.projectId !== undefined) {
  }
 formData.append(`type`, uploadSiteZipBody.type)
 
-  return customFetch<UploadSiteZip200>(getUploadSiteZipUrl(projectId),
+  return customFetch<UploadSiteZip200 | UploadSiteZip202>(getUploadSiteZipUrl(projectId),
   {      
     ...options,
     method: 'POST'
@@ -106,7 +111,7 @@ formData.append(`type`, uploadSiteZipBody.type)
 
 
 
-export const getUploadSiteZipMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+export const getUploadSiteZipMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext> => {
 
@@ -133,12 +138,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadSiteZipMutationResult = NonNullable<Awaited<ReturnType<typeof uploadSiteZip>>>
     export type UploadSiteZipMutationBody = UploadSiteZipBody
-    export type UploadSiteZipMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+    export type UploadSiteZipMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
 
     /**
  * @summary Deploy a site from a zip
  */
-export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+export const useUploadSiteZip = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadSiteZip>>, TError,{projectId: string;data: UploadSiteZipBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadSiteZip>>,
@@ -546,6 +551,271 @@ export function useGetDeploymentLogs<TData = Awaited<ReturnType<typeof getDeploy
 
 
 /**
+ * The build log of one deployment as Server-Sent Events (text/event-stream), from its first
+line: `log` events (data `{"text"}`, the output as it comes), then one `end` event (data
+`{"status","error"}`) once the deployment is live or failed, and the stream closes. Any
+instance can serve it while the build runs on another. A comment every 15 s keeps proxies
+from closing an idle stream. Changes nothing. The example ids name no deployment, so trying
+it as is answers 404.
+
+ * @summary Follow a deployment's build log live
+ */
+export const getStreamDeploymentLogUrl = (projectId: string,
+    deploymentId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/deployments/${deploymentId}/log-stream`
+}
+
+export const streamDeploymentLog = async (projectId: string,
+    deploymentId: string, options?: RequestInit): Promise<string> => {
+  
+  return customFetch<string>(getStreamDeploymentLogUrl(projectId,deploymentId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getStreamDeploymentLogQueryKey = (projectId?: string,
+    deploymentId?: string,) => {
+    return [
+    `/project/${projectId}/deployments/${deploymentId}/log-stream`
+    ] as const;
+    }
+
+    
+export const getStreamDeploymentLogQueryOptions = <TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(projectId: string,
+    deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getStreamDeploymentLogQueryKey(projectId,deploymentId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof streamDeploymentLog>>> = ({ signal }) => streamDeploymentLog(projectId,deploymentId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId && deploymentId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type StreamDeploymentLogQueryResult = NonNullable<Awaited<ReturnType<typeof streamDeploymentLog>>>
+export type StreamDeploymentLogQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse
+
+
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+ projectId: string,
+    deploymentId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof streamDeploymentLog>>,
+          TError,
+          Awaited<ReturnType<typeof streamDeploymentLog>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+ projectId: string,
+    deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof streamDeploymentLog>>,
+          TError,
+          Awaited<ReturnType<typeof streamDeploymentLog>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+ projectId: string,
+    deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Follow a deployment's build log live
+ */
+
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+ projectId: string,
+    deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getStreamDeploymentLogQueryOptions(projectId,deploymentId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The per-site overrides of what builds from source detect (root directory, install, build
+and start commands, output directory; null = detected) and the platform's build limits.
+Changes nothing. The example's project id names no project, so trying it as is answers 404.
+
+ * @summary Read the site's build settings
+ */
+export const getGetBuildSettingsUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/build-settings`
+}
+
+export const getBuildSettings = async (projectId: string, options?: RequestInit): Promise<BuildSettings> => {
+  
+  return customFetch<BuildSettings>(getGetBuildSettingsUrl(projectId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getGetBuildSettingsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getBuildSettings>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof getBuildSettings>>, TError,{projectId: string}, TContext> => {
+
+const mutationKey = ['getBuildSettings'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getBuildSettings>>, {projectId: string}> = (props) => {
+          const {projectId} = props ?? {};
+
+          return  getBuildSettings(projectId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetBuildSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof getBuildSettings>>>
+    
+    export type GetBuildSettingsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Read the site's build settings
+ */
+export const useGetBuildSettings = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getBuildSettings>>, TError,{projectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof getBuildSettings>>,
+        TError,
+        {projectId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getGetBuildSettingsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Replaces the per-site build overrides (a field left out or null goes back to "detected").
+They apply to the next deployment; the live site is not rebuilt. A folder with `..`, an
+absolute one or a backslash is refused (400). The example's project id names no project,
+so trying it as is answers 404 and changes nothing.
+
+ * @summary Change the site's build settings
+ */
+export const getSetBuildSettingsUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/hosting/build-settings/set`
+}
+
+export const setBuildSettings = async (projectId: string,
+    buildSettingsInput: BuildSettingsInput, options?: RequestInit): Promise<SetBuildSettings200> => {
+  
+  return customFetch<SetBuildSettings200>(getSetBuildSettingsUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      buildSettingsInput,)
+  }
+);}
+
+
+
+
+export const getSetBuildSettingsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setBuildSettings>>, TError,{projectId: string;data: BuildSettingsInput}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof setBuildSettings>>, TError,{projectId: string;data: BuildSettingsInput}, TContext> => {
+
+const mutationKey = ['setBuildSettings'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setBuildSettings>>, {projectId: string;data: BuildSettingsInput}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  setBuildSettings(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetBuildSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof setBuildSettings>>>
+    export type SetBuildSettingsMutationBody = BuildSettingsInput
+    export type SetBuildSettingsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Change the site's build settings
+ */
+export const useSetBuildSettings = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setBuildSettings>>, TError,{projectId: string;data: BuildSettingsInput}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setBuildSettings>>,
+        TError,
+        {projectId: string;data: BuildSettingsInput},
+        TContext
+      > => {
+
+      const mutationOptions = getSetBuildSettingsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * Instant redeploys. Send the site as a manifest, `{path: sha256}` of every file (paths as
 in a zip: relative, '/'-separated, no `..`, no leading `/`, no NUL or backslash, at most
 1024 bytes, at most 20,000 files); the answer names the digests the platform does not have

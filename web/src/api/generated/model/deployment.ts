@@ -18,5 +18,10 @@ export interface Deployment {
   root?: string;
   /** @nullable */
   error?: string | null;
+  /**
+   * What the build from source detected or was told (Vite, Next.js, Flask, …); null for an upload served as it came.
+   * @nullable
+   */
+  framework?: string | null;
   created_at: string;
 }

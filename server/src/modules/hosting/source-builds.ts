@@ -1,0 +1,178 @@
+// Builds from source, after an upload was judged and extracted (hosting.service.ts deploy()):
+//   detect (builds/detect.ts) → a free build slot on this instance → install and build in the
+//   site's sandbox within the build limits (builds/builder.ts) → what was built is stored as the
+//   deployment's archive, so every instance serves or runs the same bytes → the service's one
+//   switch makes it live.
+// The upload's request answers 202 once the build is under way; the log grows in the database
+// while it runs (streamDeploymentLog follows it from any instance). A failed build, a limit hit
+// or a restart leaves the live site as it was (the deployment fails with the reason; a restart
+// is caught by build-lifecycle.ts's heartbeat rule).
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ProjectRow } from '../projects/projects.tables';
+import type { BuildLifecycle } from './build-lifecycle';
+import type { BuildLog } from './build-log';
+import type { BuildSettingsService } from './build-settings';
+import { BuildFailedError, type Builder, type BuildOutcome } from './builds/builder';
+import { detectBuild, type BuildPlan } from './builds/detect';
+import { writeArchive } from './builds/output-archive';
+import type { HostingRepository } from './hosting.repository';
+import type { DeploymentRow } from './hosting.tables';
+import type { SiteEnv } from './site-env';
+import type { SiteFiles } from './site-files';
+import { staticLayout, type RuntimeKind } from './site-layout';
+import { loadRules, type SiteRules } from './site-rules';
+
+export interface SourceBuildsDeps {
+  repo: HostingRepository;
+  files: SiteFiles;
+  lifecycle: BuildLifecycle;
+  builder: Builder;
+  settings: BuildSettingsService;
+  env: SiteEnv;
+  log: FastifyBaseLogger;
+  /** Builds run at once on this instance (BUILD_CONCURRENCY); the others wait their turn. */
+  concurrency: number;
+  /** Why this platform never builds (its sites run elsewhere, e.g. in Docker); checked before the builder's own reasons. */
+  refuseWith?: string;
+}
+
+/** What the service's switch needs to make a built deployment live. */
+export interface Built {
+  kind?: RuntimeKind;
+  row: DeploymentRow;
+}
+
+export class SourceBuilds {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+  private readonly aborts = new Set<AbortController>();
+
+  constructor(private readonly d: SourceBuildsDeps) {}
+
+  /** Why builds cannot run on this host, for the developer; undefined when they can. */
+  refusal(): string | undefined {
+    return this.d.refuseWith ?? this.d.builder.refusal();
+  }
+
+  /** The build an extracted upload needs, or null when it is served (or run) as it came. */
+  async plan(projectId: string, type: string, names: Set<string>, staged: string): Promise<BuildPlan | null> {
+    return detectBuild(type, names, (n) => fsp.readFile(path.join(staged, n), 'utf8'), await this.d.settings.forBuild(projectId));
+  }
+
+  /**
+   * Builds `workspace` (the extracted upload, now owned by this build) and stores the result as
+   * the deployment's files; the caller's golive() switches traffic. Rejects with the reason the
+   * developer reads; the caller fails the deployment with it.
+   */
+  async build(project: ProjectRow, row: DeploymentRow, plan: BuildPlan, workspace: string, log: BuildLog): Promise<Built> {
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    try {
+      await this.slot(log, abort.signal);
+      try {
+        const env = await this.d.env.runtimeEnv(project.id);
+        log.add(`Building ${plan.framework}${plan.root ? ` in ${plan.root}/` : ''}`);
+        const outcome = await this.d.builder.build({ projectId: project.id, deploymentId: row.id, workspace, plan, env: env.vars, onLog: (t) => log.raw(t), signal: abort.signal });
+        return await this.store(project, row, plan, outcome, log);
+      } finally {
+        this.release();
+      }
+    } finally {
+      this.aborts.delete(abort);
+    }
+  }
+
+  /** Stops every build of this instance (shutdown): each fails, its live site untouched. */
+  abortAll(): void {
+    for (const a of this.aborts) a.abort();
+  }
+
+  private async slot(log: BuildLog, signal: AbortSignal): Promise<void> {
+    if (this.running < this.d.concurrency) {
+      this.running++;
+      return;
+    }
+    log.add('Waiting for a free builder on this server');
+    await new Promise<void>((resolve, reject) => {
+      const go = () => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      };
+      const stop = () => {
+        const i = this.queue.indexOf(go);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(new BuildFailedError('The build was stopped before it started: the server is shutting down.'));
+      };
+      signal.addEventListener('abort', stop, { once: true });
+      this.queue.push(go);
+    });
+    this.running++;
+  }
+
+  private release(): void {
+    this.running--;
+    this.queue.shift()?.();
+  }
+
+  /** The built files as the deployment's archive and this instance's cached copy. */
+  private async store(project: ProjectRow, row: DeploymentRow, plan: BuildPlan, outcome: BuildOutcome, log: BuildLog): Promise<Built> {
+    let served = outcome.dir;
+    let root = '';
+    let rules: SiteRules | null = null;
+    if (outcome.kind === 'static') {
+      // The output alone becomes the deployment (dependencies and sources stay behind).
+      const names = await regularFiles(outcome.dir);
+      if (names.size === 0) throw new BuildFailedError(`The build wrote no files in its output folder${plan.output.kind === 'static' && plan.output.dir ? ` (${plan.output.dir})` : ''}: set the output directory in the build settings.`);
+      root = layoutOf(names);
+      rules = await loadRules(path.join(outcome.dir, root));
+      if (rules) log.add(`Rules: ${rules.redirects.length} redirects, ${rules.headers.length} header blocks`);
+      served = await this.d.files.tempDir('built');
+      await fsp.rm(served, { recursive: true });
+      await fsp.rename(outcome.dir, served);
+    }
+    const archiveDir = await this.d.files.tempDir('archive');
+    try {
+      const archive = path.join(archiveDir, 'archive.zip');
+      const written = await writeArchive(served, archive);
+      if (written.skipped) log.add(`Left out ${written.skipped} symbolic link${written.skipped === 1 ? '' : 's'} or special file${written.skipped === 1 ? '' : 's'}: deployments hold regular files only`);
+      const archiveBytes = (await fsp.stat(archive)).size;
+      // [billing] What is kept is what counts: the built archive and its files.
+      await this.d.lifecycle.reserve(project, row.id, archiveBytes + written.bytes);
+      await this.d.files.storeArchive(project.id, row.id, archive);
+      await this.d.files.publish(row.id, served);
+      log.add(`Stored ${written.files} files (${(written.bytes / 1048576).toFixed(1)} MiB)`);
+      const runtime = outcome.kind === 'static' ? 'static' : outcome.kind;
+      const entry = outcome.kind === 'static' ? null : outcome.entry;
+      const command = outcome.kind === 'static' ? null : (outcome.command ?? null);
+      await this.d.repo.finishBuild(row.id, { sizeBytes: written.bytes, fileCount: written.files, root, rules, runtime, entry, command, framework: plan.framework });
+      return { kind: outcome.kind === 'static' ? undefined : outcome.kind, row: { ...row, root, entry, command, runtime, rules, framework: plan.framework } };
+    } finally {
+      await fsp.rm(archiveDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Where index.html is in a build's output: at its top, or in one build folder below it. */
+function layoutOf(names: Set<string>): string {
+  try {
+    return staticLayout(names).root;
+  } catch (err) {
+    throw new BuildFailedError(`The build's output has no index.html to serve: ${(err as Error).message} Set the output directory in the build settings.`);
+  }
+}
+
+/** Relative paths of the regular files under dir (links are never followed). */
+async function regularFiles(dir: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const walk = async (rel: string) => {
+    for (const e of await fsp.readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(name);
+      else if (e.isFile()) out.add(name);
+    }
+  };
+  await walk('');
+  return out;
+}
