@@ -12,6 +12,11 @@ export interface SiteSpec {
   /** File to start, relative to dir. */
   entry: string;
   /**
+   * A built site's own start (builds/builder.ts): argv inside the sandbox at /app. Node keeps the
+   * runtime's heap ceiling (added after the node binary); without it the kind's default runs entry.
+   */
+  command?: string[];
+  /**
    * The version of the site's environment the caller saw (sites.env_version): a process of this
    * deployment started with an older one is restarted by ensure().
    */
