@@ -188,8 +188,11 @@ export class ProcessRuntime implements Runtime {
   }
 
   private command(spec: SiteSpec): string[] {
-    // Built from source: the builder resolved the start command to an argv inside /app.
-    if (spec.command?.length) return spec.command;
+    if (spec.command?.length) {
+      const [bin, ...rest] = spec.command;
+      if (bin !== process.execPath || rest.some((a) => a.startsWith('--max-old-space-size'))) return spec.command;
+      return [bin, '--max-old-space-size=256', ...rest];
+    }
     switch (spec.kind) {
       case 'node':
         return [process.execPath, '--max-old-space-size=256', spec.entry];

@@ -11,7 +11,10 @@ export interface SiteSpec {
   dir: string;
   /** File to start, relative to dir. */
   entry: string;
-  /** Built from source: the argv to start inside the sandbox (at /app) instead of the kind's command for entry. */
+  /**
+   * A built site's own start (builds/builder.ts): argv inside the sandbox at /app. Node keeps the
+   * runtime's heap ceiling (added after the node binary); without it the kind's default runs entry.
+   */
   command?: string[];
   /**
    * The version of the site's environment the caller saw (sites.env_version): a process of this

@@ -141,8 +141,15 @@ export interface SandboxCommand {
   network?: boolean;
 }
 
-/** bwrap's argument list for one site. */
-export function sandboxArgv(support: SandboxSupport, c: SandboxCommand): string[] {
+/** What a site's and a build's sandboxes share: /etc, their own user, node, a bounded /tmp. */
+interface CommonMounts {
+  passwdFile: string;
+  groupFile: string;
+  tmpBytes: number;
+  network?: boolean;
+}
+
+function commonArgs(support: SandboxSupport, c: CommonMounts): { args: string[]; parents: (target: string) => void } {
   const args = [support.bwrap!, ...baseArgs()];
   if (c.network) args.push('--info-fd', '3', '--block-fd', '4');
   // bwrap makes missing parent folders 0700 (root's): open them to the site's user explicitly.
@@ -156,7 +163,6 @@ export function sandboxArgv(support: SandboxSupport, c: SandboxCommand): string[
     }
   };
   parents('/etc/x');
-  parents(`${RUN}/x`);
   for (const p of etcFiles()) args.push('--ro-bind', p, p);
   // A passwd and group naming only the site's user, for runtimes that look themselves up.
   args.push('--ro-bind', c.passwdFile, '/etc/passwd', '--ro-bind', c.groupFile, '/etc/group');
@@ -167,16 +173,65 @@ export function sandboxArgv(support: SandboxSupport, c: SandboxCommand): string[
     args.push('--ro-bind', nodePrefix, nodePrefix);
   }
   args.push('--size', String(c.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
+  return { args, parents };
+}
+
+function dropTo(support: SandboxSupport, uid: number): string[] {
+  return [support.setpriv!, '--reuid', String(uid), '--regid', String(uid), '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
+}
+
+/** bwrap's argument list for one site. */
+export function sandboxArgv(support: SandboxSupport, c: SandboxCommand): string[] {
+  const { args, parents } = commonArgs(support, c);
+  parents(`${RUN}/x`);
   args.push('--ro-bind', c.appDir, APP, '--bind', c.runDir, RUN, '--ro-bind', initScriptPath(), `${RUN}-init.cjs`);
   if (c.envFile) args.push('--ro-bind', c.envFile, ENV_FILE);
   args.push('--chdir', APP, '--clearenv');
   for (const [k, v] of Object.entries(c.env)) args.push('--setenv', k, v);
   if (c.envFile) args.push('--setenv', 'HOSTBASE_ENV_FILE', ENV_FILE);
   args.push(
-    '--', support.setpriv!, '--reuid', String(c.uid), '--regid', String(c.uid), '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all',
+    '--', ...dropTo(support, c.uid),
     '--', process.execPath, '--max-old-space-size=24', '--max-semi-space-size=1', `${RUN}-init.cjs`, `${RUN}/${path.basename(c.socketPath)}`, String(SITE_PORT), '--', ...c.command,
   );
   return args;
+}
+
+/** Where a build's dependency and download cache appears inside its sandbox. */
+export const BUILD_CACHE = '/cache';
+
+export interface BuildSandboxCommand extends CommonMounts {
+  uid: number;
+  /** The source being built (owned by uid): mounted read-write at /app. */
+  workspace: string;
+  /** The project's download cache (npm, pip, composer; owned by uid): read-write at /cache. */
+  cacheDir: string;
+  /** Run directly after the identity drop (no relay: a build serves nothing). */
+  command: string[];
+  /**
+   * The file descriptor bwrap reads the environment from (--args FD, NUL-separated --setenv
+   * triples): the site's variables given to a build never appear in a host process's argv.
+   */
+  envFd: number;
+}
+
+/** bwrap's argument list for one build: same namespaces and identity drop, a writable /app. */
+export function buildSandboxArgv(support: SandboxSupport, c: BuildSandboxCommand): string[] {
+  const { args } = commonArgs(support, c);
+  args.push('--bind', c.workspace, APP, '--bind', c.cacheDir, BUILD_CACHE);
+  args.push('--chdir', APP, '--clearenv', '--args', String(c.envFd));
+  args.push('--', ...dropTo(support, c.uid), '--', ...c.command);
+  return args;
+}
+
+/** The NUL-separated --setenv arguments for buildSandboxArgv's envFd. */
+export function envArgs(env: Record<string, string>): Buffer {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    // NUL cannot travel in an environment variable; such a name or value is dropped, never split.
+    if (k.includes('\0') || v.includes('\0') || k.includes('=') || k === '') continue;
+    parts.push('--setenv', k, v);
+  }
+  return Buffer.from(parts.map((p) => `${p}\0`).join(''));
 }
 
 export function passwdFiles(uid: number): { passwd: string; group: string } {

@@ -1,0 +1,341 @@
+// The build engine: turns an extracted source folder into something deployable, inside the
+// sandbox (build-runner.ts), following a plan from detect.ts. Dependencies come from the project's
+// cache when the lockfile is unchanged (build-cache.ts); the output is a folder of files to serve,
+// or the workspace plus the argv that starts it. Start commands are resolved here, at build time,
+// to what the runtime runs without npm (node + the real JS file of a package's bin) and without
+// symbolic links or executable bits, which a deployment's archive does not keep.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
+import { detectCgroups, type CgroupLayout } from '../cgroups';
+import { BUILD_CACHE, findTool, passwdFiles, probeSandbox, SITE_PATH, SITE_PORT, type SandboxSupport } from '../sandbox';
+import { runtimeLayout } from '../site-layout';
+import { SiteNetwork } from '../site-network';
+import { ZipRefusedError } from '../zip-extract';
+import { BuildCache } from './build-cache';
+import { BuildFailedError, diskUsage, runBuildCommand, type BuildLimits } from './build-runner';
+import type { BuildPlan } from './detect';
+import { regularFiles } from './output-archive';
+
+export { BuildFailedError, type BuildLimits } from './build-runner';
+
+const run = promisify(execFile);
+
+export type BuildOutcome =
+  | { kind: 'static'; dir: string }
+  | { kind: 'node' | 'php' | 'flask'; dir: string; entry: string; command?: string[] };
+
+export interface BuilderOptions {
+  /** Per-project caches (dependencies, downloads) live under it; root's, never inside a sandbox but for /cache. */
+  cacheRoot: string;
+  uidOf: (projectId: string) => Promise<number>;
+  limits: BuildLimits;
+  /** true: builds reach the internet through the filtered link (site-network.ts); a handle to share one. */
+  egress: boolean | SiteNetwork;
+  /** A Python package index builds may use; without it pip installs with --no-index (local wheels and paths). */
+  pipIndexUrl?: string;
+  log: FastifyBaseLogger;
+  /** Private /tmp of a build (tmpfs, counted against its memory). */
+  tmpBytes?: number;
+  maxProcesses?: number;
+  cpus?: number;
+  /** Tests: pretend the host cannot sandbox. */
+  support?: SandboxSupport;
+}
+
+export interface BuildArgs {
+  projectId: string;
+  deploymentId: string;
+  /** The extracted upload (root's); the plan's root folder in it is built in place. */
+  workspace: string;
+  plan: BuildPlan;
+  /** The site's variables, given to the build. */
+  env: Record<string, string>;
+  onLog: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class Builder {
+  private readonly support: SandboxSupport;
+  private readonly cgroups?: CgroupLayout;
+  private readonly problem?: string;
+  private readonly network: Promise<SiteNetwork | { problem: string }>;
+
+  constructor(private readonly o: BuilderOptions) {
+    this.support = o.support ?? probeSandbox();
+    let problem = this.support.ok ? undefined : `Builds are disabled: ${this.support.problem}`;
+    if (!problem) {
+      const cg = detectCgroups();
+      if ('layout' in cg) this.cgroups = cg.layout;
+      else problem = `Builds are disabled: ${cg.problem}, so a build's memory and processes cannot be limited.`;
+    }
+    this.problem = problem;
+    if (o.egress instanceof SiteNetwork) this.network = Promise.resolve(o.egress);
+    else if (o.egress && !problem) this.network = SiteNetwork.setup();
+    else this.network = Promise.resolve({ problem: 'outbound network is turned off for sites and builds (SITE_EGRESS=none)' });
+    fs.mkdirSync(o.cacheRoot, { recursive: true, mode: 0o711 });
+  }
+
+  /** Why builds (of this plan) cannot run here; the deploy is refused with it. */
+  refusal(plan?: BuildPlan): string | undefined {
+    if (this.problem) return this.problem;
+    const cmds = [plan?.install?.command, plan?.build].filter((c): c is string => !!c);
+    if ((!plan || cmds.some((c) => /\bnpm\b/.test(c))) && !findTool('npm')) return 'Builds need npm on the host, which is not installed (apt-get install npm).';
+    if (plan && cmds.some((c) => /\bcomposer\b/.test(c)) && !findTool('composer')) return 'PHP builds need Composer on the host, which is not installed (apt-get install composer).';
+    if (plan?.output.kind === 'flask' && !fs.existsSync('/usr/bin/python3')) return 'Flask builds need Python 3 on the host (apt-get install python3-venv python3-flask).';
+    return undefined;
+  }
+
+  async build(a: BuildArgs): Promise<BuildOutcome> {
+    const refused = this.refusal(a.plan);
+    if (refused) throw new BuildFailedError(refused);
+    if (!SAFE_ID.test(a.projectId) || !SAFE_ID.test(a.deploymentId)) throw new Error('unexpected project or deployment id');
+    const { plan } = a;
+    const started = Date.now(); // operational: the build's time limit runs on real timers
+    const log = (line: string) => a.onLog(`${line}\n`);
+    log(`Detected ${plan.framework} (${plan.reason})`);
+    const uid = await this.o.uidOf(a.projectId);
+    const src = await folderIn(a.workspace, plan.root, 'root directory');
+    const { downloads, deps, passwd, group } = await this.projectDirs(a.projectId, uid);
+    // The build writes its source folder as the project's user (its own files, nobody else's).
+    await run('chown', ['-R', '-P', `${uid}:${uid}`, src]);
+    await fsp.chmod(src, 0o700);
+    await this.trimDownloads(downloads, uid);
+
+    const network = await this.network;
+    const net = network instanceof SiteNetwork ? network : undefined;
+    if (!net) log(`The build has no outbound network (${(network as { problem: string }).problem}): dependencies must come from the cache or the upload.`);
+    const env = this.environment(a.env);
+    const step = (command: string) =>
+      runBuildCommand({
+        support: this.support, cgroups: this.cgroups!, network: net, name: `build-${a.deploymentId}`, uid, workspace: src, cacheDir: downloads,
+        passwdFile: passwd, groupFile: group, command, env, limits: this.o.limits, deadline: started + this.o.limits.timeoutMs,
+        tmpBytes: this.o.tmpBytes ?? 512 * 1024 * 1024, maxProcesses: this.o.maxProcesses ?? 512, cpus: this.o.cpus ?? 1, onOutput: a.onLog, signal: a.signal,
+      });
+
+    if (plan.install) {
+      const cache = new BuildCache(deps);
+      const key = await BuildCache.keyOf(src, plan);
+      if (key && (await cache.restore(key, src, plan.install.cacheDir))) {
+        log('Dependencies restored from the cache (lockfile unchanged); install skipped');
+      } else {
+        log(`Installing dependencies: ${plan.install.command}`);
+        const t = Date.now();
+        await step(plan.install.command);
+        log(`Installed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+        if (key && (await cache.save(key, src, plan.install.cacheDir).catch((err: Error) => void this.o.log.warn({ err }, 'build cache: save failed')))) {
+          log('Dependencies saved to the cache');
+        }
+      }
+    }
+    if (plan.build) {
+      log(`Building: ${plan.build}`);
+      const t = Date.now();
+      await step(plan.build);
+      log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    // Everything the build started is gone now (its group was emptied): the folder holds still.
+    const outcome = await this.outcome(src, plan);
+    log(outcome.kind === 'static' ? `Output: ${path.relative(src, outcome.dir) || 'the top folder'}` : `Start: ${outcome.command ? outcome.command.join(' ') : outcome.entry}`);
+    return outcome;
+  }
+
+  /** The variables a build sees: the site's own, then the platform's (paths and caches win). */
+  private environment(site: Record<string, string>): Record<string, string> {
+    const env: Record<string, string> = { CI: '1', ...site };
+    Object.assign(env, {
+      PATH: `/app/node_modules/.bin:${SITE_PATH}`, HOME: '/tmp', TMPDIR: '/tmp',
+      npm_config_cache: `${BUILD_CACHE}/npm`, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+      PIP_CACHE_DIR: `${BUILD_CACHE}/pip`, PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONDONTWRITEBYTECODE: '1',
+      COMPOSER_HOME: `${BUILD_CACHE}/composer`, COMPOSER_CACHE_DIR: `${BUILD_CACHE}/composer/cache`, COMPOSER_ALLOW_SUPERUSER: '0',
+      // Path repositories are copied, not linked: a deployment keeps regular files only.
+      COMPOSER_MIRROR_PATH_REPOS: '1',
+      NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1',
+    });
+    if (this.o.pipIndexUrl) env.PIP_INDEX_URL = this.o.pipIndexUrl;
+    else env.PIP_NO_INDEX = '1';
+    return env;
+  }
+
+  /** cacheRoot/<project>/{downloads (the uid's, at /cache), deps (root's), passwd, group}. */
+  private async projectDirs(projectId: string, uid: number) {
+    const base = path.join(this.o.cacheRoot, projectId);
+    await fsp.mkdir(base, { recursive: true, mode: 0o711 });
+    const downloads = path.join(base, 'downloads');
+    await fsp.mkdir(downloads, { recursive: true, mode: 0o700 });
+    await fsp.lchown(downloads, uid, uid);
+    const deps = path.join(base, 'deps');
+    await fsp.mkdir(deps, { recursive: true, mode: 0o700 });
+    const files = passwdFiles(uid);
+    const passwd = path.join(base, 'passwd');
+    const group = path.join(base, 'group');
+    for (const [file, text] of [[passwd, files.passwd], [group, files.group]]) {
+      await fsp.writeFile(file, text, { mode: 0o644 });
+      await fsp.chmod(file, 0o644);
+    }
+    return { downloads, deps, passwd, group };
+  }
+
+  /** The download cache counts against the disk limit: past half of it, it starts again empty. */
+  private async trimDownloads(downloads: string, uid: number): Promise<void> {
+    if ((await diskUsage([downloads])) <= this.o.limits.diskBytes / 2) return;
+    await fsp.rm(downloads, { recursive: true, force: true });
+    await fsp.mkdir(downloads, { mode: 0o700 });
+    await fsp.lchown(downloads, uid, uid);
+  }
+
+  private async outcome(src: string, plan: BuildPlan): Promise<BuildOutcome> {
+    if (plan.output.kind === 'static') return { kind: 'static', dir: await staticOutput(src, plan.output.dir) };
+    const names = new Set((await regularFiles(src, ['node_modules', '.venv', 'vendor'])).files.map((f) => f.rel));
+    const read = (n: string) => fsp.readFile(path.join(src, n), 'utf8');
+    const refusedLayout = async <T>(p: Promise<T>) => {
+      try {
+        return await p;
+      } catch (err) {
+        if (err instanceof ZipRefusedError) throw new BuildFailedError(err.message);
+        throw err;
+      }
+    };
+    if (plan.output.kind === 'node') {
+      if (plan.start) return { kind: 'node', dir: src, ...(await startCommand(src, plan.start, read)) };
+      const layout = await refusedLayout(runtimeLayout('node', names, read));
+      return { kind: 'node', dir: src, entry: layout.entry! };
+    }
+    if (plan.output.kind === 'php') {
+      const layout = await refusedLayout(runtimeLayout('php', names, read));
+      return { kind: 'php', dir: src, entry: layout.entry! };
+    }
+    const layout = await refusedLayout(runtimeLayout('flask', names, read));
+    const outcome: BuildOutcome = { kind: 'flask', dir: src, entry: layout.entry! };
+    const sitePackages = await venvSitePackages(src);
+    if (sitePackages) outcome.command = flaskCommand(layout.entry!, `/app/${sitePackages}`);
+    return outcome;
+  }
+}
+
+/** A folder inside base, reached through real folders only (no link made by the upload or the build). */
+async function folderIn(base: string, rel: string, what: string): Promise<string> {
+  let dir = base;
+  for (const part of rel.split('/').filter(Boolean)) {
+    if (part === '..' || part === '.') throw new BuildFailedError(`The ${what} must stay inside the upload.`);
+    dir = path.join(dir, part);
+    const st = await fsp.lstat(dir).catch(() => undefined);
+    if (!st?.isDirectory()) throw new BuildFailedError(`The ${what} "${rel}" is not a folder${st?.isSymbolicLink() ? ' (it is a symbolic link)' : ''}.`);
+  }
+  return dir;
+}
+
+/** The folder to serve: the plan's, else the one build folder holding index.html; links removed. */
+async function staticOutput(src: string, dir?: string): Promise<string> {
+  const candidates = dir ? [dir] : ['dist', 'build', 'out'];
+  let found: string | undefined;
+  for (const c of candidates) {
+    const abs = await folderIn(src, c, 'output directory').catch(() => undefined);
+    if (abs) {
+      found = abs;
+      break;
+    }
+  }
+  // Angular's folder depends on its version and project name: the one dist/<app>[/browser] with index.html.
+  if (!found || !fs.existsSync(path.join(found, 'index.html'))) {
+    const dist = await folderIn(src, 'dist', 'output directory').catch(() => undefined);
+    if (dist && (!dir || dir.startsWith('dist/'))) {
+      const nested: string[] = [];
+      for (const e of await fsp.readdir(dist, { withFileTypes: true })) {
+        if (!e.isDirectory()) continue;
+        for (const sub of ['browser', '']) {
+          const abs = path.join(dist, e.name, sub);
+          if ((await fsp.lstat(path.join(abs, 'index.html')).catch(() => undefined))?.isFile()) {
+            nested.push(abs);
+            break;
+          }
+        }
+      }
+      if (nested.length === 1) found = nested[0];
+    }
+  }
+  if (!found) throw new BuildFailedError(`The build finished but its output folder ${dir ? `"${dir}"` : '(dist/, build/ or out/)'} does not exist. Set the output directory in the site's build settings.`);
+  // A deployment holds regular files: links the build left in its output are dropped, never followed.
+  await dropLinks(found);
+  return found;
+}
+
+async function dropLinks(dir: string): Promise<void> {
+  for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) await dropLinks(full);
+    else if (!e.isFile()) await fsp.rm(full, { force: true });
+  }
+}
+
+/** node_modules/.bin/<name> to the JS file it links to, if it stays inside node_modules. */
+async function binScript(src: string, name: string): Promise<string | undefined> {
+  if (!/^[\w@.-]+$/.test(name)) return undefined;
+  const link = path.join(src, 'node_modules', '.bin', name);
+  const st = await fsp.lstat(link).catch(() => undefined);
+  if (!st) return undefined;
+  const target = st.isSymbolicLink() ? path.resolve(path.dirname(link), await fsp.readlink(link)) : link;
+  const modules = path.join(src, 'node_modules') + path.sep;
+  if (!target.startsWith(modules)) return undefined;
+  // Every folder on the way must be real too: the file the runtime runs is the one checked here.
+  const rel = path.relative(src, target);
+  const parent = await folderIn(src, path.dirname(rel), 'start command').catch(() => undefined);
+  if (!parent || !(await fsp.lstat(target).catch(() => undefined))?.isFile()) return undefined;
+  const head = (await fsp.readFile(target, 'utf8')).slice(0, 200);
+  if (!/^#!.*\bnode\b/.test(head) && !/\.[cm]?js$/.test(target)) return undefined;
+  return rel.split(path.sep).join('/');
+}
+
+/** A start command as the runtime runs it: `node X`, a package's bin through node, or sh -c. */
+export async function startCommand(src: string, start: string, read: (n: string) => Promise<string>, depth = 0): Promise<{ entry: string; command: string[] }> {
+  const trimmed = start.trim();
+  // npm at runtime is never run: `npm start` is the script it would run.
+  if (/^(npm (run )?start|yarn start|pnpm start)$/.test(trimmed) && depth === 0) {
+    const scripts = (JSON.parse(await read('package.json').catch(() => '{}')) as { scripts?: Record<string, string> }).scripts;
+    if (typeof scripts?.start === 'string') return startCommand(src, scripts.start, read, depth + 1);
+  }
+  const simple = /^[\w@./:=,+-]+(\s+[\w@./:=,+-]+)*$/.test(trimmed);
+  const words = trimmed.split(/\s+/);
+  if (simple && words[0] === 'node') {
+    const script = words.slice(1).find((w) => !w.startsWith('-'));
+    if (script) return { entry: path.posix.normalize(script.replace(/^\.\//, '')), command: [process.execPath, ...words.slice(1)] };
+  }
+  if (simple) {
+    const bin = await binScript(src, words[0]);
+    if (bin) return { entry: bin, command: [process.execPath, `/app/${bin}`, ...words.slice(1)] };
+  }
+  return { entry: 'package.json', command: ['/bin/sh', '-c', `PATH=/app/node_modules/.bin:$PATH; ${trimmed}`] };
+}
+
+/** .venv/lib/python3.X/site-packages, if the build made a virtualenv. */
+async function venvSitePackages(src: string): Promise<string | undefined> {
+  const lib = await folderIn(src, '.venv/lib', 'virtualenv').catch(() => undefined);
+  if (!lib) return undefined;
+  const version = (await fsp.readdir(lib)).find((n) => /^python3\.\d+$/.test(n));
+  if (!version) return undefined;
+  const rel = `.venv/lib/${version}/site-packages`;
+  return (await folderIn(src, rel, 'virtualenv').catch(() => undefined)) ? rel : undefined;
+}
+
+/**
+ * Flask with the virtualenv's packages first, run by the host's python3: a venv's own python
+ * needs its executable bit and a deployment's archive keeps none (files come back 0644).
+ */
+export function flaskCommand(entry: string, sitePackages: string): string[] {
+  const app = entry.replace(/\.py$/, '');
+  const boot = [
+    'import site, sys',
+    'before = list(sys.path)',
+    `site.addsitedir(${JSON.stringify(sitePackages)})`,
+    'sys.path[:] = [p for p in sys.path if p not in before] + before',
+    'from flask.cli import main',
+    `sys.argv = ['flask', '--app', ${JSON.stringify(app)}, 'run', '--host', '127.0.0.1', '--port', '${SITE_PORT}', '--no-reload']`,
+    'main()',
+  ].join('\n');
+  return ['/usr/bin/python3', '-u', '-c', boot];
+}
