@@ -32,6 +32,7 @@ export function createDomainsModule(deps: Deps, options: DomainsModuleOptions = 
     repo,
     clock: deps.clock,
     secrets: deps.secrets,
+    lookups: deps.lookups,
     dns: options.dns ?? createDomainLookup(deps.config.dnsServers),
     issuer: options.issuer ?? new AcmeIssuer({ directoryUrl: c.acmeDirectoryUrl, email: c.acmeEmail, caFile: c.acmeCaFile, repo, secrets: deps.secrets }),
     platformDomain: deps.config.platformDomain,

@@ -7,6 +7,7 @@
 import { promises as dns } from 'node:dns';
 import tls from 'node:tls';
 import type { Clock } from '../../lib/clock';
+import type { LookupCache } from '../../lib/lookup-cache';
 import type { SecretBox } from '../../lib/crypto';
 import { planLimits } from '../../lib/plans';
 import { Errors } from '../../http/errors';
@@ -62,6 +63,12 @@ export interface DomainsServiceDeps {
   mailHost?: string;
   addresses: string[];
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /**
+   * Where routes and TLS contexts are kept between changes, dropped on every instance by the
+   * notices of migrations/0025 (unknown names too, so a flood of made-up Hosts costs one query per
+   * name, not per request). Without it, a short-lived local cache.
+   */
+  lookups?: Pick<LookupCache, 'get' | 'barrier'>;
 }
 
 export class DomainsService {
@@ -115,7 +122,7 @@ export class DomainsService {
       throw Errors.forbidden(`Your ${p.label} plan allows ${allowed}. Upgrade the plan in Settings → Billing.`);
     }
     if (!result.row) throw Errors.conflict('This hostname is already added to this site');
-    this.forget(hostname);
+    await this.forget(hostname);
     return result.row;
   }
 
@@ -138,7 +145,7 @@ export class DomainsService {
     const problem = await this.dnsProblem(project, row.hostname);
     if (problem) return { message: problem, row };
     if (!(await this.d.repo.markVerified(row.id, this.d.clock.now()))) throw Errors.conflict('This hostname is already used by another site');
-    this.forget(row.hostname);
+    await this.forget(row.hostname);
     const fresh = (await this.d.repo.byId(row.id)) ?? row;
     this.track(this.obtain(fresh));
     return { message: 'verified', row: fresh };
@@ -162,16 +169,22 @@ export class DomainsService {
   async remove(project: ProjectRow, input: unknown): Promise<void> {
     const row = await this.own(project, input);
     await this.d.repo.remove(row.id);
-    this.forget(row.hostname);
+    await this.forget(row.hostname);
   }
 
-  private forget(hostname: string): void {
+  /** After a change of the name's claims: in force here and (with lookups) on every instance before the answer. */
+  private async forget(hostname: string): Promise<void> {
     this.routes.delete(hostname);
     this.contexts.delete(hostname);
+    await this.d.lookups?.barrier();
   }
 
-  /** Where a custom Host goes (cached a few seconds per instance); undefined: not a custom domain. */
+  /** Where a custom Host goes; undefined: not a custom domain. */
   async route(hostname: string): Promise<DomainRoute | undefined> {
+    if (this.d.lookups) {
+      const kept = await this.d.lookups.get(`domain-route:${hostname}`, async () => ({ route: await this.d.repo.route(hostname) }), () => [`domain:${hostname}`]);
+      return kept?.route;
+    }
     const now = Date.now();
     const hit = this.routes.get(hostname);
     if (hit && now - hit.at < ROUTE_TTL_MS) return hit.route;
@@ -191,14 +204,24 @@ export class DomainsService {
   async secureContext(servername: string): Promise<tls.SecureContext | undefined> {
     const name = servername.toLowerCase().replace(/\.$/, '');
     const now = Date.now();
+    if (this.d.lookups) {
+      const kept = await this.d.lookups.get(`domain-tls:${name}`, () => this.contextOf(name), () => [`domain:${name}`]);
+      // A certificate past its expiry is read again (a renewal may not have told anyone yet).
+      return kept && kept.expires > now ? kept.ctx : (await this.contextOf(name))?.ctx;
+    }
     const hit = this.contexts.get(name);
     if (hit && now - hit.at < 60_000 && hit.expires > now) return hit.ctx;
+    const made = await this.contextOf(name);
+    if (!made) return undefined;
+    if (this.contexts.size >= 10_000) this.contexts.clear();
+    this.contexts.set(name, { at: now, ...made });
+    return made.ctx;
+  }
+
+  private async contextOf(name: string): Promise<{ expires: number; ctx: tls.SecureContext } | undefined> {
     const cert = await this.d.repo.certificate(name);
     if (!cert) return undefined;
-    const ctx = tls.createSecureContext({ cert: cert.certPem, key: this.d.secrets.open(cert.keySealed) });
-    if (this.contexts.size >= 10_000) this.contexts.clear();
-    this.contexts.set(name, { at: now, expires: cert.expiresAt.getTime(), ctx });
-    return ctx;
+    return { expires: cert.expiresAt.getTime(), ctx: tls.createSecureContext({ cert: cert.certPem, key: this.d.secrets.open(cert.keySealed) }) };
   }
 
   /** Obtains (or renews) one domain's certificate if this instance gets its lease. */
@@ -208,7 +231,7 @@ export class DomainsService {
     try {
       const cert = await this.d.issuer.issue(row.hostname);
       await this.d.repo.storeCertificate(row.id, cert.certPem, this.d.secrets.seal(cert.keyPem), cert.expiresAt);
-      this.forget(row.hostname);
+      await this.forget(row.hostname);
       this.d.log?.info({ hostname: row.hostname, expiresAt: cert.expiresAt }, 'custom domain: certificate obtained');
       return true;
     } catch (err) {

@@ -191,8 +191,9 @@ export class HostingService {
         return { row: { ...row, framework: source.framework }, plan: source, workspace, log };
       }
       if (notServable) throw notServable;
+      // Static types have their layout from the names (above); runtime types from their files.
       if (kind) layout = await runtimeLayout(kind, names, (n) => fsp.readFile(path.join(staged!, n), 'utf8'));
-      if (!layout) throw new Error('no layout');
+      layout = layout!;
       log.add(`Extracted; serving ${layout.root ? `${layout.root}/` : 'the top folder'}${layout.entry ? `, starting ${layout.entry}` : ''}`);
       // Static sites: _redirects and _headers are judged now (a bad line fails the deploy) and stored with it.
       const rules = kind ? null : await loadRules(path.join(staged, layout.root));
