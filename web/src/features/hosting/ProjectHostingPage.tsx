@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
+import { BuildSettingsPanel } from './BuildSettingsPanel';
 import { DeploymentsPanel } from './DeploymentsPanel';
 import { Domains } from './Domains';
 import { EnvironmentPanel } from './EnvironmentPanel';
@@ -54,6 +55,8 @@ export default function ProjectHostingPage() {
       <DeploymentsPanel projectId={projectId} domain={project.domain} deployments={deployments} onDeploy={() => setManaging(true)} />
 
       <EnvironmentPanel projectId={projectId} />
+
+      <BuildSettingsPanel projectId={projectId} />
 
       <SiteLifecyclePanel
         projectId={projectId}
