@@ -114,7 +114,7 @@ describe('followBuild', () => {
     expect((refused as Error).message).toBe('Deployment not found');
     await p.close();
 
-    p = await platform((res) => res.end(frame('log', { text: 'x' })));
+    p = await platform((res) => void res.end(frame('log', { text: 'x' })));
     const lost = await followBuild({ url: p.url + STREAM, token: 'tok', write: () => undefined, retryMs: 10, reconnects: 2 }).catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(FollowError);
     expect((lost as Error).message).toMatch(/^Lost the build log \(the stream closed before the build ended\)/);
@@ -231,7 +231,7 @@ describe('hostbase deploy of source code', () => {
   });
 
   test('a build that fails: exit 1 with the server\'s reason', async () => {
-    const p = await platform((res) => res.end(frame('log', { text: 'Error: Cannot find module "./App"\n' }) + frame('end', { status: 'failed', error: 'npm run build exited with code 1' })));
+    const p = await platform((res) => void res.end(frame('log', { text: 'Error: Cannot find module "./App"\n' }) + frame('end', { status: 'failed', error: 'npm run build exited with code 1' })));
     try {
       const r = await hostbase(p, ['deploy', source(), '--type', 'React']);
       expect(r.code).toBe(1);

@@ -18,7 +18,8 @@ import { Traffic } from './Traffic';
 export default function ProjectHostingPage() {
   usePageTitle('Hosting');
   const { projectId, project } = useProject();
-  const deployments = useListDeployments(projectId);
+  // While a build runs (its log closed or never opened) the list is polled until it ends.
+  const deployments = useListDeployments(projectId, { query: { refetchInterval: (q) => (q.state.data?.deployments.some((d) => d.status === 'building') ? 3000 : false) } });
   const [managing, setManaging] = useState(false);
 
   const live = deployments.data?.deployments.find((d) => d.live);
