@@ -49,7 +49,7 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Bu
       { projectId, data },
       {
         onSuccess: (res) => {
-          toast.success('Build settings saved', res.message);
+          toast.success(res.message);
           queryClient.setQueryData(buildSettingsQueryKey(projectId), res.settings);
         },
         onError: (err) => setError(errorMessage(err)),
