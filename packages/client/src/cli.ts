@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
+import { followBuild, FollowError } from './follow-build.js';
+import { guessType } from './site-type.js';
 import { listFolder, zipEntries, ZipRefused } from './zip.js';
 
 class CliError extends Error {
@@ -22,7 +24,9 @@ Usage:
   hostbase logout                              forget the stored token
   hostbase projects [--json]                   your projects
   hostbase deploy <folder> [--project P] [--type T]
-                                               zip the folder and make it the project's live site
+                                               zip the folder and make it the project's live site; source code
+                                               is built on the server and its build log printed as it runs
+                                               (node_modules/ and Python virtualenvs are left out: the build installs them)
   hostbase logs [--project P] [--deployment D] [--build | --runtime] [--follow]
                                                the deploy (build) and runtime logs of the live site
   hostbase env list [--project P] [--json]     the site's environment variables (secrets masked)
@@ -208,15 +212,6 @@ async function projects(o: { url?: string; json?: boolean }): Promise<void> {
 
 const TYPES = ['Static', 'Node', 'PHP', 'Flask', 'React', 'Vite', 'Angular', 'Next.js', 'Vue', 'Astro', 'Node.js'];
 
-/** What kind of site a folder holds, when --type doesn't say. */
-function guessType(names: string[]): string {
-  const has = (n: string) => names.includes(n);
-  if (has('package.json') && !has('index.html')) return 'Node';
-  if (names.some((n) => !n.includes('/') && n.endsWith('.php'))) return 'PHP';
-  if (has('requirements.txt') || has('app.py')) return 'Flask';
-  return 'Static';
-}
-
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
 
 async function deploy(folder: string | undefined, o: { url?: string; project?: string; type?: string }): Promise<void> {
@@ -227,22 +222,56 @@ async function deploy(folder: string | undefined, o: { url?: string; project?: s
   const c = session(o.url);
   const project = await pickProject(c, o.project);
   let entries;
+  const skipped: string[] = [];
   try {
-    entries = listFolder(folder);
+    entries = listFolder(folder, skipped);
   } catch (err) {
     if (err instanceof ZipRefused) throw new CliError(`Not deployed: ${err.message}`);
     throw err;
   }
   if (!entries.length) throw new CliError(`Not deployed: ${folder} has no files.`);
-  const kind = type ?? guessType(entries.map((e) => e.name));
+  const byName = new Map(entries.map((e) => [e.name, e.file]));
+  const kind = type ?? guessType([...byName.keys()], (n) => fs.readFileSync(byName.get(n)!, 'utf8'));
   const zip = zipEntries(entries);
+  if (skipped.length) console.log(`Leaving out ${skipped.join(', ')}: installed dependencies, which the build installs again.`);
   console.log(`Deploying ${entries.length} file${entries.length === 1 ? '' : 's'} (${size(zip.length)} zipped) from ${folder} to ${project.primary_domain} as ${kind}…`);
   const form = new FormData();
   form.append('type', kind);
   form.append('file', new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), `${path.basename(path.resolve(folder)) || 'site'}.zip`);
   const done = await call<{ message: string; deployment: { id: string; status: string } }>(c.url, `/project/${project.id}/upload-and-extract-zip/`, { token: c.token, form });
-  const scheme = new URL(apiBase(c.url)).protocol;
-  console.log(`Deployment ${done.deployment.id} is ${done.deployment.status}: ${scheme}//${project.primary_domain}`);
+  const id = done.deployment.id;
+  const site = `${new URL(apiBase(c.url)).protocol}//${project.primary_domain}`;
+  // 202: source code, built on the server. The live site stays as it was until the build succeeds.
+  if (done.deployment.status === 'building') {
+    console.log(done.message);
+    const stop = () => {
+      console.error(`\nStopped following; the build goes on. Follow it again with \`hostbase logs --follow --build --deployment ${id}\`.`);
+      process.exit(130);
+    };
+    process.once('SIGINT', stop);
+    let last = '\n';
+    let end;
+    try {
+      end = await followBuild({
+        url: `${apiBase(c.url)}/project/${project.id}/deployments/${id}/log-stream`,
+        token: c.token,
+        write: (text) => {
+          process.stdout.write(text);
+          last = text.slice(-1) || last;
+        },
+        retryMs: Number(process.env.HOSTBASE_POLL_MS) || undefined,
+      });
+    } catch (err) {
+      if (err instanceof FollowError) throw new CliError(`${err.message}\nThe build may still be running: \`hostbase logs --follow --build --deployment ${id}\`.`);
+      throw err;
+    } finally {
+      process.off('SIGINT', stop);
+    }
+    if (last !== '\n') process.stdout.write('\n');
+    if (end.status === 'failed') throw new CliError(`Build failed: ${end.error ?? 'no reason given'}\nThe live site stays as it was.`);
+  }
+  const status = done.deployment.status === 'building' ? 'live' : done.deployment.status;
+  console.log(`Deployment ${id} is ${status}: ${site}`);
 }
 
 interface Deployment {

@@ -1,6 +1,10 @@
 // A folder as a zip archive, for `hostbase deploy` (no dependency: deflate and CRC-32 from node:zlib).
 // Symbolic links are followed only while they stay inside the folder; one that leads out of it (or
 // nowhere) stops the deploy: its target could be any file of the machine.
+// Installed dependencies are left out (node_modules, a Python virtualenv): the platform installs
+// them again from the lockfile when it builds, and they are large, machine-specific and full of
+// links out of the folder (a virtualenv's bin/python). vendor/ is kept: with it a PHP upload is
+// served as it is, without composer.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -15,9 +19,17 @@ export interface ZipEntry {
 }
 
 const SKIP = new Set(['.git', '.DS_Store', '.hostbase']);
+/** Folders of installed dependencies, rebuilt on the server. */
+const DEPENDENCIES = new Set(['node_modules', '.venv']);
 
-/** The files of `folder`, following links that stay inside it. */
-export function listFolder(folder: string): ZipEntry[] {
+/** A virtualenv under any name (venv, env…): Python writes pyvenv.cfg at its top. */
+const isVirtualenv = (dir: string) => fs.existsSync(path.join(dir, 'pyvenv.cfg'));
+
+/**
+ * The files of `folder`, following links that stay inside it. The dependency folders left out are
+ * added to `skipped` ("node_modules/", "api/.venv/").
+ */
+export function listFolder(folder: string, skipped: string[] = []): ZipEntry[] {
   const root = fs.realpathSync(folder);
   if (!fs.statSync(root).isDirectory()) throw new ZipRefused(`${folder} is not a folder`);
   const inside = (real: string) => real === root || real.startsWith(root + path.sep);
@@ -27,6 +39,11 @@ export function listFolder(folder: string): ZipEntry[] {
       if (SKIP.has(d.name)) continue;
       const abs = path.join(dir, d.name);
       const name = prefix + d.name;
+      // A linked node_modules (pnpm, a workspace) is left out too, wherever it leads.
+      if ((DEPENDENCIES.has(d.name) && (d.isDirectory() || d.isSymbolicLink())) || (d.isDirectory() && isVirtualenv(abs))) {
+        skipped.push(name + '/');
+        continue;
+      }
       let real = abs;
       if (d.isSymbolicLink()) {
         try {

@@ -4,6 +4,7 @@
 
 import { getToken } from '../lib/session';
 import { humanMessage } from './human-message';
+import { sseParser, type SseEvent } from './sse';
 
 export const API_BASE = '/api';
 
@@ -123,6 +124,46 @@ export async function downloadFile(url: string, fallbackName: string): Promise<s
   // After the click has handed the blob to the download.
   setTimeout(() => URL.revokeObjectURL(href), 60_000);
   return name;
+}
+
+/**
+ * A GET answered with Server-Sent Events, read through fetch (EventSource cannot send the bearer
+ * token): `onEvent` gets each event as it arrives; resolves when the server closes the stream.
+ * Same auth and error rules as customFetch; aborting `signal` stops reading.
+ */
+export async function readEventStream(url: string, onEvent: (e: SseEvent) => void, signal?: AbortSignal): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(withBase(url), { method: 'GET', headers: { Accept: 'text/event-stream', ...authHeaders() }, signal });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(UNKNOWN_ERROR, 0);
+  }
+  if (!res.ok) throw httpError(res.status, await readBody(res).catch(() => undefined));
+  if (!res.body) throw new ApiError(UNKNOWN_ERROR, res.status);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const parse = sseParser();
+  let done = false;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        throw new ApiError(UNKNOWN_ERROR, 0);
+      }
+      // stream: a character split between two chunks is decoded once both arrived.
+      const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+      done = chunk.done;
+      for (const e of parse(text)) onEvent(e);
+      if (done) return;
+    }
+  } finally {
+    // Stopped early (a handler threw): the connection is let go rather than left open.
+    if (!done) void reader.cancel().catch(() => undefined);
+  }
 }
 
 /** The message to show for any thrown value. */

@@ -34,7 +34,7 @@ export default function ConsoleHostingPage() {
         isEmpty={(list) => list.length === 0}
         empty={
           <Empty icon="globe" title="No sites yet" action={<button type="button" className="btn btn-primary" onClick={() => setDeploying(true)}>Deploy New Site</button>}>
-            Create a project first, then deploy a zip of your built site.
+            Create a project first, then deploy a zip of your site, built or as source code to build.
           </Empty>
         }
       >

@@ -4,10 +4,11 @@ import { getListSitesQueryKey } from '../../api/generated/hosting/hosting';
 import { useListProjects } from '../../api/generated/projects/projects';
 import type { ProjectType } from '../../api/generated/model';
 import { SelectField } from '../../components/Field';
+import { everyType } from './siteStatus';
 import { DEPLOY_MESSAGES, isZip, useZipDeployForm } from './useZipDeploy';
 import { ZipDeployModal } from './ZipDeployModal';
 
-export const FRAMEWORKS: ProjectType[] = ['React', 'Next.js', 'Vue', 'Astro', 'Static', 'PHP', 'Node.js'];
+export const FRAMEWORKS: ProjectType[] = everyType(['React', 'Next.js', 'Vue', 'Astro', 'Static', 'PHP', 'Node.js']);
 
 /** "Deploy New Site" on the console's hosting page: choose the project, the framework and the archive. */
 export function DeployModal({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -10,13 +10,15 @@ import { Empty, QueryView, type QueryLike } from '../../components/States';
 import { Pill } from '../../components/StatusBadge';
 import { useToast } from '../../components/Toast';
 import { formatDate, formatSize } from '../../lib/format';
+import { BuildLogModal } from './BuildLog';
 import { LogsModal } from './LogsModal';
 import { deploymentTone } from './siteStatus';
 
-/** The project's deployments: their logs, and rolling back to an earlier one. */
+/** The project's deployments: their logs (a build still running followed live), and rolling back to an earlier one. */
 export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: { projectId: string; domain: string; deployments: QueryLike<Awaited<ReturnType<typeof listDeployments>>>; onDeploy: () => void }) {
   const toActivate = useConfirmTarget<Deployment>();
   const [logsFor, setLogsFor] = useState<Deployment | null>(null);
+  const [following, setFollowing] = useState<Deployment | null>(null);
   const activate = useActivateDeployment(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -50,16 +52,17 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
               </button>
             }
           >
-            Upload a zip of your built site to publish it at {domain}.
+            Upload a zip of your site, built or as source code to build, to publish it at {domain}.
           </Empty>
         }
       >
         {(data) => (
-          <DataTable caption="Deployments" columns={['Created', 'Type', 'Status', 'Size', 'Files']} actions>
+          <DataTable caption="Deployments" columns={['Created', 'Type', 'Framework', 'Status', 'Size', 'Files']} actions>
             {data.deployments.map((d) => (
               <tr key={d.id}>
                 <td data-label="Created">{formatDate(d.created_at)}</td>
                 <td data-label="Type">{d.type}</td>
+                <td data-label="Framework">{d.framework ?? <span className="muted">as uploaded</span>}</td>
                 <td data-label="Status">
                   <Pill tone={deploymentTone[d.status] ?? 'gray'}>{d.live ? 'live' : d.status}</Pill>
                   {d.error && <span className="field-error"> {d.error}</span>}
@@ -68,6 +71,11 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
                 <td data-label="Files">{d.file_count}</td>
                 <td className="col-actions">
                   <div className="row-actions">
+                    {d.status === 'building' && (
+                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => setFollowing(d)}>
+                        Follow build
+                      </button>
+                    )}
                     <button type="button" className="btn btn-ghost btn-sm" onClick={() => setLogsFor(d)}>
                       Logs
                     </button>
@@ -88,6 +96,7 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
         )}
       </QueryView>
       <LogsModal projectId={projectId} deployment={logsFor} onClose={() => setLogsFor(null)} />
+      <BuildLogModal build={following && { projectId, deploymentId: following.id }} onClose={() => setFollowing(null)} />
       <ConfirmDialog
         open={!!toActivate.target}
         title="Roll back"

@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
+import { BuildSettingsPanel } from './BuildSettingsPanel';
 import { DeploymentsPanel } from './DeploymentsPanel';
 import { Domains } from './Domains';
 import { EnvironmentPanel } from './EnvironmentPanel';
@@ -17,7 +18,8 @@ import { Traffic } from './Traffic';
 export default function ProjectHostingPage() {
   usePageTitle('Hosting');
   const { projectId, project } = useProject();
-  const deployments = useListDeployments(projectId);
+  // While a build runs (its log closed or never opened) the list is polled until it ends.
+  const deployments = useListDeployments(projectId, { query: { refetchInterval: (q) => (q.state.data?.deployments.some((d) => d.status === 'building') ? 3000 : false) } });
   const [managing, setManaging] = useState(false);
 
   const live = deployments.data?.deployments.find((d) => d.live);
@@ -54,6 +56,8 @@ export default function ProjectHostingPage() {
       <DeploymentsPanel projectId={projectId} domain={project.domain} deployments={deployments} onDeploy={() => setManaging(true)} />
 
       <EnvironmentPanel projectId={projectId} />
+
+      <BuildSettingsPanel projectId={projectId} />
 
       <SiteLifecyclePanel
         projectId={projectId}

@@ -23,7 +23,7 @@ export function ZipPicker({ file, onFile, disabled }: { file: File | null; onFil
           onFiles={(files) => onFile(files[0] ?? null)}
           disabled={disabled}
           title="Drag and drop a .zip file here"
-          hint="Zip the built site (for example the dist folder). index.html is served at the root."
+          hint="Zip the built site (for example the dist folder; index.html is served at the root) or the source folder to build."
         />
       )}
     </div>
