@@ -155,6 +155,34 @@ describe('with a stored sign-in', () => {
     expect(logs.stdout.split('== runtime log')[0].trim().split('\n').length).toBeGreaterThan(2); // the deploy log's lines
   });
 
+  test('deploy of a folder with nothing to build is an instant redeploy: only changed files are sent', async () => {
+    const files: Record<string, string> = { 'index.html': '<h1>instant v1</h1>' };
+    for (let i = 0; i < 40; i++) files[`assets/a${i}.js`] = `console.log(${i});`;
+    const dir = folder(files);
+    const first = await hostbase(['deploy', dir, '--project', site.subdomain]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('41 files; uploading 41 the platform does not have yet');
+    const host = site.host;
+    expect((await request(port, 'GET', '/', undefined, { host })).body).toContain('instant v1');
+
+    fs.writeFileSync(path.join(dir, 'index.html'), '<h1>instant v2</h1>');
+    const second = await hostbase(['deploy', dir, '--project', site.subdomain]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('41 files; uploading 1 the platform does not have yet');
+    expect(second.stdout).toMatch(/Deployment \S+ is live/);
+    expect((await request(port, 'GET', '/', undefined, { host })).body).toContain('instant v2');
+    expect((await request(port, 'GET', '/assets/a7.js', undefined, { host })).body).toBe('console.log(7);');
+
+    const again = await hostbase(['deploy', dir, '--project', site.subdomain]);
+    expect(again.stdout).toContain('all already on the platform: nothing to upload');
+    // A folder the platform refuses (no index.html for a static site) deploys nothing and says why.
+    const before = await deployments(site);
+    const bad = await hostbase(['deploy', folder({ 'about.html': 'no index' }), '--project', site.subdomain, '--type', 'Static']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/index\.html/);
+    expect((await deployments(site)).filter((d) => d.live)).toEqual(before.filter((d) => d.live));
+  });
+
   test('deploy refuses a symbolic link out of the folder, and deploys nothing', async () => {
     const before = await deployments(other);
     const secret = path.join(home, 'secret.txt');

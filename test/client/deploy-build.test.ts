@@ -247,8 +247,11 @@ describe('hostbase deploy of source code', () => {
   test('an upload served as it came (200) is not followed', async () => {
     const p = await platform(() => undefined, { status: 200, message: 'Project deployed!' });
     try {
+      // package.json: a zip upload (a folder with nothing to build goes by manifest, cli.test.ts),
+      // which this server serves as it came.
       const dir = fs.mkdtempSync(path.join(home, 'static-'));
       fs.writeFileSync(path.join(dir, 'index.html'), 'hi');
+      fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"prebuilt"}');
       const r = await hostbase(p, ['deploy', dir]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Deployment d2 is live: http://shop.hostbase.test');

@@ -9,6 +9,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { followBuild, FollowError } from './follow-build.js';
 import { guessType } from './site-type.js';
+import { manifestDeploy, needsBuild } from './instant-deploy.js';
 import { listFolder, zipEntries, ZipRefused } from './zip.js';
 
 class CliError extends Error {
@@ -24,8 +25,11 @@ Usage:
   hostbase logout                              forget the stored token
   hostbase projects [--json]                   your projects
   hostbase deploy <folder> [--project P] [--type T]
-                                               zip the folder and make it the project's live site; source code
-                                               is built on the server and its build log printed as it runs
+                                               make the folder the project's live site: a folder with nothing
+                                               to build sends only the files the platform does not have yet
+                                               (instant redeploy); source code (package.json, composer.json,
+                                               requirements.txt) is zipped, built on the server and its build
+                                               log printed as it runs
                                                (node_modules/ and Python virtualenvs are left out: the build installs them)
   hostbase logs [--project P] [--deployment D] [--build | --runtime] [--follow]
                                                the deploy (build) and runtime logs of the live site
@@ -232,15 +236,23 @@ async function deploy(folder: string | undefined, o: { url?: string; project?: s
   if (!entries.length) throw new CliError(`Not deployed: ${folder} has no files.`);
   const byName = new Map(entries.map((e) => [e.name, e.file]));
   const kind = type ?? guessType([...byName.keys()], (n) => fs.readFileSync(byName.get(n)!, 'utf8'));
-  const zip = zipEntries(entries);
   if (skipped.length) console.log(`Leaving out ${skipped.join(', ')}: installed dependencies, which the build installs again.`);
+  const site = `${new URL(apiBase(c.url)).protocol}//${project.primary_domain}`;
+  if (!needsBuild([...byName.keys()])) {
+    // Nothing to build: an instant redeploy, sending only the files the platform does not have.
+    console.log(`Deploying ${entries.length} file${entries.length === 1 ? '' : 's'} from ${folder} to ${project.primary_domain} as ${kind}…`);
+    const api = { post: <T>(p: string, json: unknown) => call<T>(c.url, p, { token: c.token, json }), upload: <T>(p: string, form: FormData) => call<T>(c.url, p, { token: c.token, form }) };
+    const live = await manifestDeploy(api, project.id, kind, entries, (line) => console.log(line));
+    console.log(`Deployment ${live.deployment.id} is ${live.deployment.status}: ${site}`);
+    return;
+  }
+  const zip = zipEntries(entries);
   console.log(`Deploying ${entries.length} file${entries.length === 1 ? '' : 's'} (${size(zip.length)} zipped) from ${folder} to ${project.primary_domain} as ${kind}…`);
   const form = new FormData();
   form.append('type', kind);
   form.append('file', new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), `${path.basename(path.resolve(folder)) || 'site'}.zip`);
   const done = await call<{ message: string; deployment: { id: string; status: string } }>(c.url, `/project/${project.id}/upload-and-extract-zip/`, { token: c.token, form });
   const id = done.deployment.id;
-  const site = `${new URL(apiBase(c.url)).protocol}//${project.primary_domain}`;
   // 202: source code, built on the server. The live site stays as it was until the build succeeds.
   if (done.deployment.status === 'building') {
     console.log(done.message);
