@@ -9125,7 +9125,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Build started: Vite (package.json has vite and a build script)",
+                     *       "message": "Build started: Vite (package.json: vite, scripts.build)",
                      *       "deployment": {
                      *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
                      *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",

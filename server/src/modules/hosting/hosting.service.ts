@@ -129,7 +129,7 @@ export class HostingService {
       // Source code: the build goes on after the answer, keeping its heartbeat until it ends.
       handedOver = true;
       void this.buildFromSource(project, result.row, result.plan, result.workspace, result.log).finally(done);
-      return { deployment: result.row, started: `Build started: ${result.plan.reason}` };
+      return { deployment: result.row, started: `Build started: ${result.plan.framework} (${result.plan.reason})` };
     } finally {
       leave();
       if (!handedOver) await done();
@@ -183,7 +183,6 @@ export class HostingService {
         if (refusal) throw Errors.badRequest(refusal);
         if (await this.d.repo.sourceBuildRunning(project.id, row.id)) throw Errors.conflict('A build of this site is already running: wait for it to finish (its log shows how far it is).');
         await storing; // the source archive, replaced by the built one when the build succeeds
-        log.add(source.reason);
         await this.d.repo.finishBuild(row.id, { framework: source.framework, buildLog: log.text });
         const workspace = staged;
         staged = undefined;

@@ -73,7 +73,6 @@ export class SourceBuilds {
       await this.slot(log, abort.signal);
       try {
         const env = await this.d.env.runtimeEnv(project.id);
-        log.add(`Building ${plan.framework}${plan.root ? ` in ${plan.root}/` : ''}`);
         const outcome = await this.d.builder.build({ projectId: project.id, deploymentId: row.id, workspace, plan, env: env.vars, onLog: (t) => log.raw(t), signal: abort.signal });
         return await this.store(project, row, plan, outcome, log);
       } finally {
