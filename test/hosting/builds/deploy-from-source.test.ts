@@ -131,6 +131,31 @@ describeSandboxed('a build from source', () => {
     await settings(p, {});
   }, 60_000);
 
+  test('links a build leaves are never served nor run: the deployment holds regular files only', async () => {
+    await settings(p, { build_command: 'mkdir -p public && echo "<h1>links</h1>" > public/index.html && ln -s /etc/passwd public/leak.txt && ln -s .. public/up', output_directory: 'public' });
+    const res = await deploy(t, p, makeZip([{ name: 'package.json', data: '{"name":"links"}' }]), 'Static');
+    expect(res.statusCode).toBe(202);
+    expect((await follow(p, res.json().deployment.id)).end?.status).toBe('live');
+    expect((await site(t, p, '/')).payload).toContain('<h1>links</h1>');
+    for (const leak of ['/leak.txt', '/up/etc/passwd', '/up/package.json']) {
+      const r = await site(t, p, leak);
+      expect(r.payload).not.toContain('root:x:0:0');
+      expect(r.payload).not.toContain('"links"');
+    }
+
+    // A Node site: the link its install made is not in what runs, on this instance or any other.
+    await settings(p, { install_command: 'ln -s /etc/passwd leak.txt' });
+    const node = await deploy(t, p, makeZip([
+      { name: 'package.json', data: '{"name":"node-links","main":"server.js"}' },
+      { name: 'server.js', data: `require('http').createServer((q, r) => { let v; try { v = require('fs').readFileSync('leak.txt', 'utf8'); } catch (e) { v = e.code; } r.end(v); }).listen(process.env.PORT, '127.0.0.1');` },
+    ]), 'Node');
+    expect(node.statusCode).toBe(202);
+    const end = await follow(p, node.json().deployment.id);
+    expect(end.end).toEqual({ status: 'live', error: null });
+    expect((await site(t, p, '/')).payload).toBe('ENOENT');
+    await settings(p, {});
+  }, 60_000);
+
   test('an upload that is already built is served as it came (200), package.json or not', async () => {
     const res = await deploy(t, p, makeZip([{ name: 'package.json', data: JSON.stringify({ scripts: { build: 'vite build' }, devDependencies: { vite: '^7' } }) }, { name: 'dist/index.html', data: '<h1>prebuilt</h1>' }]), 'Vite');
     expect(res.statusCode).toBe(200);

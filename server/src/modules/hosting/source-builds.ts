@@ -14,7 +14,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { BuildLog } from './build-log';
 import type { BuildSettingsService } from './build-settings';
-import { BuildFailedError, type Builder, type BuildOutcome } from './builds/builder';
+import { BuildFailedError, dropLinks, type Builder, type BuildOutcome } from './builds/builder';
 import { detectBuild, type BuildPlan } from './builds/detect';
 import { writeArchive } from './builds/output-archive';
 import type { HostingRepository } from './hosting.repository';
@@ -135,6 +135,8 @@ export class SourceBuilds {
     try {
       const archive = path.join(archiveDir, 'archive.zip');
       const written = await writeArchive(served, archive);
+      // This instance's copy holds what the archive holds (other instances extract it): no links.
+      if (written.skipped) await dropLinks(served);
       if (written.skipped) log.add(`Left out ${written.skipped} symbolic link${written.skipped === 1 ? '' : 's'} or special file${written.skipped === 1 ? '' : 's'}: deployments hold regular files only`);
       const archiveBytes = (await fsp.stat(archive)).size;
       // [billing] What is kept is what counts: the built archive and its files.
