@@ -22,6 +22,8 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...(process.env.HOSTBASE_FAULT_TESTS ? [] : ['/test/faults/'])],
       transform: { '^.+\\.(t|j|mj)sx?$': swc },
       transformIgnorePatterns,
+      // packages/client is ESM with NodeNext-style './x.js' imports of its .ts sources.
+      moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
     },
