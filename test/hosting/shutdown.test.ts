@@ -190,3 +190,53 @@ require('http').createServer((q, r) => r.end(process.env.GREETING)).listen(proce
     await pg?.drop();
   }
 }, 300_000);
+
+(sandboxed ? test : test.skip)('kill -9 of the server during a build from source: the build dies with it and fails at the next start; the live site stays', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const pg = testDriver() === 'postgres' ? await createTestDatabase() : undefined;
+  const databaseUrl = pg ? urlWithDatabase(process.env.DATABASE_URL!, pg.name) : undefined;
+  let platform = await startPlatform(dataDir, port, databaseUrl);
+  try {
+    const reg = await json(port, '/api/register', { name: 'New User', email: `build-${Date.now()}@example.com`, password: 'Tq8#vLm2-ZpWx9rK' });
+    const token = JSON.parse(reg.body).token as string;
+    const subdomain = `bld${Date.now().toString(36)}`;
+    const host = { host: `${subdomain}.localhost:${port}` };
+    const projectId = JSON.parse((await json(port, '/api/create-project', { projectName: 'Build', subdomain }, token)).body).project.id as string;
+    const upload = (files: { name: string; data: string }[]) => {
+      const form = multipart({ type: 'Static' }, { data: makeZip(files) });
+      return request(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, form.payload, { ...form.headers, authorization: `Bearer ${token}` });
+    };
+    expect((await upload([{ name: 'index.html', data: '<h1>before the build</h1>' }])).status).toBe(200);
+    expect((await json(port, `/api/project/${projectId}/hosting/build-settings/set`, { build_command: 'sleep 600', output_directory: 'public' }, token)).status).toBe(200);
+    const started = await upload([{ name: 'package.json', data: '{"name":"slow"}' }]);
+    expect(started.status).toBe(202);
+    const deploymentId = JSON.parse(started.body).deployment.id as string;
+    // The build's processes, once its sandbox runs.
+    let build: { group: string; pids: number[] } | undefined;
+    expect(await until(() => (build = sitePids(deploymentId)) !== undefined && build.pids.length > 0, 300)).toBe(true);
+    const serverPid = Number(fs.readFileSync(`/proc/${platform.child.pid}/task/${platform.child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    expect(serverPid).toBeGreaterThan(0);
+
+    process.kill(serverPid, 'SIGKILL');
+    await platform.exited;
+    expect(await until(() => build!.pids.every((p) => !alive(p)), 200)).toBe(true);
+
+    platform = await startPlatform(dataDir, port, databaseUrl);
+    const { deployments, live_deployment_id: liveId } = JSON.parse((await json(port, `/api/project/${projectId}/deployments`, {}, token)).body);
+    const interrupted = deployments.find((d: { id: string }) => d.id === deploymentId);
+    expect(interrupted).toMatchObject({ status: 'failed', error: 'interrupted by a restart' });
+    expect(liveId).not.toBe(deploymentId);
+    expect((await request(port, 'GET', '/', undefined, host)).body).toContain('before the build');
+    // Its control group went with the next start's sweep.
+    expect(await until(() => sitePids(deploymentId) === undefined, 100)).toBe(true);
+  } finally {
+    try {
+      process.kill(-platform.child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg?.drop();
+  }
+}, 300_000);

@@ -111,9 +111,11 @@ export class Builder {
     const net = network instanceof SiteNetwork ? network : undefined;
     if (!net) log(`The build has no outbound network (${(network as { problem: string }).problem}): dependencies must come from the cache or the upload.`);
     const env = this.environment(a.env);
+    // The group's name starts with this process's pid, as the sites' do: a platform killed mid-build
+    // leaves it behind, and the next start's sweep (runtime.process.ts) removes it.
     const step = (command: string) =>
       runBuildCommand({
-        support: this.support, cgroups: this.cgroups!, network: net, name: `build-${a.deploymentId}`, uid, workspace: src, cacheDir: downloads,
+        support: this.support, cgroups: this.cgroups!, network: net, name: `${process.pid}-build-${a.deploymentId}`, uid, workspace: src, cacheDir: downloads,
         passwdFile: passwd, groupFile: group, command, env, limits: this.o.limits, deadline: started + this.o.limits.timeoutMs,
         tmpBytes: this.o.tmpBytes ?? 512 * 1024 * 1024, maxProcesses: this.o.maxProcesses ?? 512, cpus: this.o.cpus ?? 1, onOutput: a.onLog, signal: a.signal,
       });
