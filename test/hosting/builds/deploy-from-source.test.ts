@@ -156,6 +156,19 @@ describeSandboxed('a build from source', () => {
     await settings(p, {});
   }, 60_000);
 
+  test("the site's variables and secrets reach its build", async () => {
+    expect((await t.post(`/project/${p.id}/hosting/env/set`, { variables: [{ name: 'PUBLIC_TITLE', value: 'from the env' }, { name: 'BUILD_TOKEN', value: 's3cr3t-value', secret: true }] }, p.dev.token)).statusCode).toBe(200);
+    await settings(p, { build_command: 'mkdir -p out && echo "<h1>$PUBLIC_TITLE</h1><p>${#BUILD_TOKEN}</p>" > out/index.html', output_directory: 'out' });
+    const res = await deploy(t, p, makeZip([{ name: 'package.json', data: '{"name":"env"}' }]), 'Static');
+    expect(res.statusCode).toBe(202);
+    const { end, text } = await follow(p, res.json().deployment.id);
+    expect(end?.status).toBe('live');
+    expect((await site(t, p, '/')).payload).toContain('<h1>from the env</h1><p>12</p>');
+    expect(text).not.toContain('s3cr3t-value'); // the log never shows a secret the build did not print
+    await t.post(`/project/${p.id}/hosting/env/unset`, { names: ['PUBLIC_TITLE', 'BUILD_TOKEN'] }, p.dev.token);
+    await settings(p, {});
+  }, 60_000);
+
   test('an upload that is already built is served as it came (200), package.json or not', async () => {
     const res = await deploy(t, p, makeZip([{ name: 'package.json', data: JSON.stringify({ scripts: { build: 'vite build' }, devDependencies: { vite: '^7' } }) }, { name: 'dist/index.html', data: '<h1>prebuilt</h1>' }]), 'Vite');
     expect(res.statusCode).toBe(200);
