@@ -19,7 +19,11 @@ export class BuildLog {
     private readonly clock: Clock,
     /** Where the text is written while a build runs (none for uploads that are not built). */
     private readonly sink?: (text: string) => Promise<void>,
-  ) {}
+    /** The log so far (a build taken from the queue goes on where the upload's instance stopped). */
+    initial = '',
+  ) {
+    this.text_ = initial;
+  }
 
   /** One of the platform's own steps. */
   add(line: string): void {

@@ -112,7 +112,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     timeout_seconds: Math.round(buildLimits.timeoutMs / 1000), memory_mb: Math.round(buildLimits.memoryBytes / 1048576), disk_mb: Math.round(buildLimits.diskBytes / 1048576),
   });
   const sources = new SourceBuilds({
-    repo, files, lifecycle: builds, builder, settings: buildSettings, env, log: deps.log, concurrency: buildLimits.concurrency,
+    repo, files, lifecycle: builds, builder, settings: buildSettings, env, log: deps.log, concurrency: buildLimits.concurrency, instanceId: builds.instanceId,
+    cluster: config.siteRunner === 'local' ? undefined : { mayBuild: config.siteRunner !== 'gateway' },
     refuseWith: config.siteRuntime === 'docker' ? 'Builds from source run in the process sandbox, and this platform runs sites in Docker (SITE_RUNTIME=docker): upload the built site instead.' : undefined,
   });
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups, sources });
@@ -125,6 +126,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   // Before listening: builds a crash interrupted are failed and their files swept (build-lifecycle.ts).
   app.addHook('onReady', async () => {
     await builds.start();
+    // Several instances: builds queued by those that run no tenant code are taken here.
+    sources.startWorker((row) => service.buildQueued(row, (id) => projects.findById(id)));
     await leased?.start().catch((err: unknown) => deps.log.error({ err }, 'hosting: the runner lease could not be claimed'));
   });
   // Processes of sites unpublished, deleted, switched or given a new environment on another

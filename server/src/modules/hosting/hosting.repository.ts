@@ -7,6 +7,10 @@ import type { LookupCache } from '../../lib/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
 import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
 
+/** How long a build queued for another instance may wait before it fails (QUEUE_EXPIRED). */
+export const QUEUE_WAIT_MS = 30 * 60_000;
+export const QUEUE_EXPIRED = 'no instance that runs builds took it within 30 minutes (builds run where SITE_RUNNER is local or lease and the sandbox works)';
+
 export interface LiveSite {
   project: ProjectRow;
   deployment?: DeploymentRow;
@@ -80,10 +84,22 @@ export class HostingRepository {
       `UPDATE site_deployments
           SET status = 'failed', error = $1, stored_bytes = 0, finished_at = now(),
               build_log = build_log || '[' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '] Failed: ' || $1 || E'\n'
-        WHERE status = 'building'
+        WHERE status = 'building' AND builder IS NOT NULL
           AND (builder = $2 OR coalesce(heartbeat_at, created_at) < now() - make_interval(secs => $3::double precision))
         RETURNING id, project_id`,
       [message, ownBuilder, leaseMs / 1000],
+    );
+    // Builds queued for an instance that runs builds (source-builds.ts) wait longer, and fail
+    // with what would help: no such instance took them.
+    failed.push(
+      ...(await this.database.query<{ id: string; project_id: string }>(
+        `UPDATE site_deployments
+            SET status = 'failed', error = $1, stored_bytes = 0, finished_at = now(),
+                build_log = build_log || '[' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '] Failed: ' || $1 || E'\n'
+          WHERE status = 'building' AND builder IS NULL AND coalesce(heartbeat_at, created_at) < now() - make_interval(secs => $2::double precision)
+          RETURNING id, project_id`,
+        [QUEUE_EXPIRED, QUEUE_WAIT_MS / 1000],
+      )),
     );
     if (failed.length > 0) await this.lookups?.barrier();
     return failed;
@@ -141,6 +157,25 @@ export class HostingRepository {
   /** The log of a build in progress; never touches one that has finished (its final log is written then). */
   async writeBuildLog(id: string, text: string): Promise<void> {
     await this.db.update(siteDeployments).set({ buildLog: text }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  }
+
+  /** Hands a build from source to whichever instance runs builds (its source archive is stored). */
+  async queueBuild(id: string, framework: string, buildLog: string): Promise<void> {
+    await this.db.update(siteDeployments).set({ builder: null, framework, buildLog, heartbeatAt: sql`now()` }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  }
+
+  /** The oldest queued build, now this instance's (one instance gets each); undefined when none waits. */
+  async claimQueuedBuild(builder: string): Promise<DeploymentRow | undefined> {
+    const [row] = await this.database.query<{ id: string }>(
+      `UPDATE site_deployments SET builder = $1, heartbeat_at = now()
+        WHERE id = (SELECT id FROM site_deployments WHERE status = 'building' AND builder IS NULL AND framework IS NOT NULL
+                     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [builder],
+    );
+    if (!row) return undefined;
+    const [claimed] = await this.db.select().from(siteDeployments).where(eq(siteDeployments.id, row.id)).limit(1);
+    return claimed;
   }
 
   /** Another build from source of the project still running (one per site at a time). */

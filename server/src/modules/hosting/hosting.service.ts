@@ -19,7 +19,7 @@ import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 import type { SiteEnv, SiteEnvInput } from './site-env';
 import { BuildLog } from './build-log';
-import type { SourceBuilds } from './source-builds';
+import { fileNames, type SourceBuilds } from './source-builds';
 import type { BuildPlan } from './builds/detect';
 import { BuildFailedError } from './builds/builder';
 
@@ -125,6 +125,7 @@ export class HostingService {
     };
     try {
       const result = await this.build(project, type, zip, row);
+      if ('queued' in result) return { deployment: result.row, started: `Build queued: ${result.plan.framework} (${result.plan.reason}); an instance that runs builds takes it` };
       if (!('workspace' in result)) return { deployment: result };
       // Source code: the build goes on after the answer, keeping its heartbeat until it ends.
       handedOver = true;
@@ -142,7 +143,12 @@ export class HostingService {
   }
   // ---- [/billing] ----
 
-  private async build(project: ProjectRow, type: string, zip: ZipSource, row: DeploymentRow): Promise<DeploymentRow | { row: DeploymentRow; plan: BuildPlan; workspace: string; log: BuildLog }> {
+  private async build(
+    project: ProjectRow,
+    type: string,
+    zip: ZipSource,
+    row: DeploymentRow,
+  ): Promise<DeploymentRow | { row: DeploymentRow; plan: BuildPlan; workspace: string; log: BuildLog } | { row: DeploymentRow; plan: BuildPlan; queued: true }> {
     const log = new BuildLog(this.d.clock, (text) => this.d.repo.writeBuildLog(row.id, text));
     let staged: string | undefined;
     let storing: Promise<void> | undefined;
@@ -179,10 +185,19 @@ export class HostingService {
       }
       const source = this.d.sources && mayBuild(names) ? await this.d.sources.plan(project.id, type, names, staged) : null;
       if (source) {
-        const refusal = this.d.sources!.refusal();
-        if (refusal) throw Errors.badRequest(refusal);
+        const decision = this.d.sources!.decide();
+        if ('refuse' in decision) throw Errors.badRequest(decision.refuse);
         if (await this.d.repo.sourceBuildRunning(project.id, row.id)) throw Errors.conflict('A build of this site is already running: wait for it to finish (its log shows how far it is).');
         await storing; // the source archive, replaced by the built one when the build succeeds
+        if ('queue' in decision) {
+          // Another instance builds it from the stored source (source-builds.ts startWorker).
+          log.add('Queued for an instance that runs builds');
+          await this.d.repo.queueBuild(row.id, source.framework, log.text);
+          await fsp.rm(staged, { recursive: true, force: true });
+          staged = undefined;
+          storing = undefined;
+          return { row: { ...row, framework: source.framework, builder: null }, plan: source, queued: true };
+        }
         await this.d.repo.finishBuild(row.id, { framework: source.framework, buildLog: log.text });
         const workspace = staged;
         staged = undefined;
@@ -238,6 +253,38 @@ export class HostingService {
     await this.d.repo.fail(row.id, message, log.text, this.d.clock.now());
     await this.d.events?.emit({ type: 'deploy_failed', accountId: project.ownerId, projectId: project.id, message: `A ${row.type} deployment failed: ${message}` });
     return known ? message : undefined;
+  }
+
+  /**
+   * A build another instance queued (source-builds.ts startWorker claimed it for this one): its
+   * stored source is extracted here and built as if it had been uploaded here.
+   */
+  async buildQueued(row: DeploymentRow, projectOf: (id: string) => Promise<ProjectRow | undefined>): Promise<void> {
+    const beat = this.d.builds.heartbeat(row.id);
+    const log = new BuildLog(this.d.clock, (text) => this.d.repo.writeBuildLog(row.id, text), row.buildLog);
+    const project = await projectOf(row.projectId).catch(() => undefined);
+    try {
+      if (!project) throw new BuildFailedError('The project is gone.');
+      log.add(`Taken by instance ${this.d.builds.instanceId}`);
+      let workspace: string | undefined;
+      let plan: BuildPlan | null = null;
+      try {
+        workspace = await this.d.files.extractStored(project.id, row.id);
+        plan = await this.d.sources!.plan(project.id, row.type, await fileNames(workspace), workspace);
+        if (!plan) throw new BuildFailedError('The upload has nothing to build any more (its build settings changed).');
+      } catch (err) {
+        if (workspace) await fsp.rm(workspace, { recursive: true, force: true });
+        throw err;
+      }
+      await this.buildFromSource(project, row, plan, workspace, log);
+    } catch (err) {
+      await this.d.files.removeDeployment(row.projectId, row.id).catch(() => undefined);
+      if (project) await this.failed(project, row, log, err).catch((e) => this.d.log.error({ err: e, deploymentId: row.id }, 'recording a failed build failed'));
+      else await this.d.repo.fail(row.id, 'The project is gone.', log.text, this.d.clock.now());
+    } finally {
+      beat.stop();
+      if (project) await this.d.builds.prune(project).catch((err) => this.d.log.warn({ err, projectId: project.id }, 'pruning old deployments failed'));
+    }
   }
 
   /** The build after the upload's answer: built, stored, then live through the one switch; never throws. */
@@ -522,3 +569,4 @@ function activityMessage(d: DeploymentRow): string {
   if (d.status === 'building') return `Deployment ${id} (${d.type}) is building`;
   return `Deployment ${id} (${d.type}) went live with ${d.fileCount} files`;
 }
+

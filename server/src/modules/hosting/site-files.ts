@@ -103,20 +103,44 @@ export class SiteFiles {
         await this.adopt(staged, dir);
         return dir;
       }
-      const { body } = got;
-      await pipeline(body, fs.createWriteStream(zipPath, { flags: 'wx' }));
-      // The same extractor and checks as a deploy (CRC-32 included): a damaged archive throws and
-      // the staged folder goes with `work`, so nothing half-written is ever served.
-      const source: ZipSource = (await fsp.stat(zipPath)).size <= IN_MEMORY_MAX ? await fsp.readFile(zipPath) : zipPath;
-      const plan = await planZip(source, this.archiveLimits);
       const staged = path.join(work, 'files');
-      try {
-        await extractTo(plan, source, staged);
-      } finally {
-        plan.close();
-      }
+      await this.extract(got.body, zipPath, staged);
       await this.adopt(staged, dir);
       return dir;
+    } finally {
+      await fsp.rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The same extractor and checks as a deploy (CRC-32 included): a damaged archive throws and
+   * nothing half-written is ever used (the caller's folder goes with its temp folder).
+   */
+  private async extract(body: NodeJS.ReadableStream, zipPath: string, into: string): Promise<void> {
+    await pipeline(body, fs.createWriteStream(zipPath, { flags: 'wx' }));
+    const source: ZipSource = (await fsp.stat(zipPath)).size <= IN_MEMORY_MAX ? await fsp.readFile(zipPath) : zipPath;
+    const plan = await planZip(source, this.archiveLimits);
+    try {
+      await extractTo(plan, source, into);
+    } finally {
+      plan.close();
+    }
+  }
+
+  /**
+   * A deployment's stored archive extracted into a new private folder (the source of a build
+   * queued by another instance); the caller owns the folder and removes it.
+   */
+  async extractStored(projectId: string, deploymentId: string): Promise<string> {
+    const work = await this.tempDir(`fetch-${deploymentId}`);
+    const into = path.join(this.tmpRoot, `source-${crypto.randomUUID()}`);
+    try {
+      const { body } = await this.store.get(siteKeyPrefix(projectId, deploymentId) + ARCHIVE);
+      await this.extract(body, path.join(work, ARCHIVE), into);
+      return into;
+    } catch (err) {
+      await fsp.rm(into, { recursive: true, force: true });
+      throw err;
     } finally {
       await fsp.rm(work, { recursive: true, force: true });
     }

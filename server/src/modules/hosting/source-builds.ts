@@ -36,6 +36,14 @@ export interface SourceBuildsDeps {
   concurrency: number;
   /** Why this platform never builds (its sites run elsewhere, e.g. in Docker); checked before the builder's own reasons. */
   refuseWith?: string;
+  /**
+   * Several instances (SITE_RUNNER lease or gateway): a gateway runs no tenant code, so the builds
+   * uploaded to it are queued in the database for one that runs builds; `mayBuild` says whether
+   * this one takes queued builds. Otherwise an instance builds, or refuses with why.
+   */
+  cluster?: { mayBuild: boolean };
+  /** This instance's id (build-lifecycle.ts): what it writes as a claimed build's builder. */
+  instanceId: string;
 }
 
 /** What the service's switch needs to make a built deployment live. */
@@ -56,6 +64,67 @@ export class SourceBuilds {
     return this.d.refuseWith ?? this.d.builder.refusal();
   }
 
+  /**
+   * What to do with a build here: run it, queue it for another instance, or refuse it (one
+   * instance that cannot build: the developer reads why at once).
+   */
+  decide(): { build: true } | { queue: true } | { refuse: string } {
+    // A gateway runs no tenant code: its builds go to the others. Any other instance may become
+    // the one that runs sites, so one that cannot build says why at once (no build waits for
+    // an instance that may not exist).
+    if (this.d.cluster && !this.d.cluster.mayBuild) return { queue: true };
+    const why = this.refusal();
+    return why ? { refuse: why } : { build: true };
+  }
+
+  private timer?: NodeJS.Timeout;
+  private claiming = false;
+  /** Claimed builds holding a slot that build() has not taken over yet. */
+  private readonly held = new Set<string>();
+
+  /**
+   * Takes builds other instances queued, while this one has a free build slot: `take` runs one
+   * (claimed: this instance is its builder from now on, heartbeat and all).
+   */
+  startWorker(take: (row: DeploymentRow) => Promise<void>, everyMs = 2000): void {
+    if (!this.d.cluster?.mayBuild || this.refusal()) return;
+    const poll = async () => {
+      if (this.claiming) return;
+      this.claiming = true;
+      try {
+        // A slot is held before a build is claimed, and handed to it (build(…, held)).
+        while (this.running + this.queue.length < this.d.concurrency) {
+          this.running++;
+          const row = await this.d.repo.claimQueuedBuild(this.d.instanceId).catch((err: unknown) => {
+            this.release();
+            throw err;
+          });
+          if (!row) {
+            this.release();
+            break;
+          }
+          this.d.log.info({ deploymentId: row.id, projectId: row.projectId }, 'hosting: took a queued build');
+          this.held.add(row.id);
+          void take(row)
+            .catch((err) => this.d.log.error({ err, deploymentId: row.id }, 'hosting: a queued build failed unexpectedly'))
+            .finally(() => {
+              if (this.held.delete(row.id)) this.release(); // it never reached build()
+            });
+        }
+      } catch (err) {
+        this.d.log.warn({ err }, 'hosting: checking for queued builds failed');
+      } finally {
+        this.claiming = false;
+      }
+    };
+    this.timer = setInterval(() => void poll(), everyMs);
+    this.timer.unref();
+  }
+
+  stopWorker(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
   /** The build an extracted upload needs, or null when it is served (or run) as it came. */
   async plan(projectId: string, type: string, names: Set<string>, staged: string): Promise<BuildPlan | null> {
     return detectBuild(type, names, (n) => fsp.readFile(path.join(staged, n), 'utf8'), await this.d.settings.forBuild(projectId));
@@ -70,7 +139,8 @@ export class SourceBuilds {
     const abort = new AbortController();
     this.aborts.add(abort);
     try {
-      await this.slot(log, abort.signal);
+      // A build claimed from the queue comes with its slot; an upload's waits for one.
+      if (!this.held.delete(row.id)) await this.slot(log, abort.signal);
       try {
         const env = await this.d.env.runtimeEnv(project.id);
         const outcome = await this.d.builder.build({ projectId: project.id, deploymentId: row.id, workspace, plan, env: env.vars, onLog: (t) => log.raw(t), signal: abort.signal });
@@ -85,6 +155,7 @@ export class SourceBuilds {
 
   /** Stops every build of this instance (shutdown): each fails, its live site untouched. */
   abortAll(): void {
+    this.stopWorker();
     for (const a of this.aborts) a.abort();
   }
 
@@ -122,7 +193,7 @@ export class SourceBuilds {
     let rules: SiteRules | null = null;
     if (outcome.kind === 'static') {
       // The output alone becomes the deployment (dependencies and sources stay behind).
-      const names = await regularFiles(outcome.dir);
+      const names = await fileNames(outcome.dir);
       if (names.size === 0) throw new BuildFailedError(`The build wrote no files in its output folder${plan.output.kind === 'static' && plan.output.dir ? ` (${plan.output.dir})` : ''}: set the output directory in the build settings.`);
       root = layoutOf(names);
       rules = await loadRules(path.join(outcome.dir, root));
@@ -165,7 +236,7 @@ function layoutOf(names: Set<string>): string {
 }
 
 /** Relative paths of the regular files under dir (links are never followed). */
-async function regularFiles(dir: string): Promise<Set<string>> {
+export async function fileNames(dir: string): Promise<Set<string>> {
   const out = new Set<string>();
   const walk = async (rel: string) => {
     for (const e of await fsp.readdir(path.join(dir, rel), { withFileTypes: true })) {
