@@ -69,6 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       store: await openStore(config),
       version: config.version,
       tmpRoot: path.join(config.dataDir, 'backup'),
+      platformDomain: config.platformDomain,
+      mailHost: config.mailHost,
     };
     if (command === 'export') {
       const file = path.resolve(out!);

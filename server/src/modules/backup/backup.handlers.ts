@@ -15,7 +15,8 @@ import { WINDOW_LIMITS } from '../../lib/limits';
 import { BackupError, exportProject, type BackupDeps } from './export';
 
 export function createBackupHandlers(deps: Deps, downloads: string): HandlerMap {
-  const backup: BackupDeps = { database: deps.database, secrets: deps.secrets, store: deps.objectStore, version: deps.config.version, tmpRoot: path.join(downloads, 'work') };
+  const backup: BackupDeps = { database: deps.database, secrets: deps.secrets, store: deps.objectStore, version: deps.config.version, tmpRoot: path.join(downloads, 'work'),
+    platformDomain: deps.config.platformDomain, mailHost: deps.config.mailHost };
   return {
     exportProject: async (req, reply) => {
       const project = await ownedProject(req);

@@ -1,8 +1,10 @@
 // A whole project into one archive (backup.format.ts): its rows read in one repeatable-read
-// snapshot, then the bytes of its files and live deployment streamed from the object store.
-// Secrets sealed with this platform's key (app keys, the DKIM key) are opened and written plain,
-// so another platform can seal them with its own: the archive is as secret as the platform's
-// database and is written 0600.
+// snapshot, then the bytes of its files and live deployment streamed from the object store (a
+// manifest deployment's files zipped first: manifest-zip.ts).
+// Secrets sealed with this platform's key (app keys, the DKIM key, the site's secret variables)
+// are opened and written plain, so another platform can seal them with its own: the archive is as
+// secret as the platform's database and is written 0600. Custom domains' certificates are not
+// carried (the target obtains its own).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +19,7 @@ import { siteKeyPrefix } from '../hosting/site-files';
 import {
   ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, type ArchiveData, type ArchivedTable, type Manifest, type Row,
 } from './backup.format';
+import { zipManifest } from './manifest-zip';
 import { TarWriter } from './tar';
 
 export interface BackupDeps {
@@ -27,6 +30,9 @@ export interface BackupDeps {
   version: string;
   /** A private folder for staging (DATA_DIR/backup). */
   tmpRoot: string;
+  /** PLATFORM_DOMAIN and MAIL_HOST: an imported custom domain may be neither nor under the platform's domain. */
+  platformDomain?: string;
+  mailHost?: string;
 }
 
 export class BackupError extends Error {
@@ -58,6 +64,13 @@ export async function exportProject(d: BackupDeps, projectId: string, outFile: s
   const partial = `${outFile}.partial-${process.pid}`;
   try {
     const { data, tableFiles, objects } = await d.database.transaction((tx) => snapshot(tx, d, projectId, work));
+    // A manifest deployment has no archive: its files are zipped now, before data.json is written,
+    // so its row records what a zip deploy of the same files would (the archive and its files).
+    for (const o of objects) {
+      if (!o.manifest || !data.site) continue;
+      o.zip = await zipManifest(d.store, projectId, o.manifest, work);
+      data.site.deployment.stored_bytes = Number(data.site.deployment.size_bytes ?? 0) + o.zip.size;
+    }
     const counts = {
       tables: data.database?.tables.length ?? 0,
       rows: data.database?.tables.reduce((n, t) => n + t.rows, 0) ?? 0,
@@ -88,10 +101,12 @@ export async function exportProject(d: BackupDeps, projectId: string, outFile: s
         const file = path.join(work, name);
         sums[name] = await tar.add(name, (await fsp.stat(file)).size, fs.createReadStream(file));
       }
-      for (const { entry, key } of objects) {
-        const got = await d.store.get(key).catch((err: Error) => {
-          throw new BackupError(`Could not read ${key} from the object store (${err.message}); export again`);
-        });
+      for (const { entry, key, zip } of objects) {
+        const got = zip
+          ? { size: zip.size, body: fs.createReadStream(zip.file) }
+          : await d.store.get(key).catch((err: Error) => {
+              throw new BackupError(`Could not read ${key} from the object store (${err.message}); export again`);
+            });
         sums[entry] = await tar.add(entry, got.size, got.body);
       }
       const checksums = Buffer.from(JSON.stringify(sums, null, 1));
@@ -112,7 +127,8 @@ export async function exportProject(d: BackupDeps, projectId: string, outFile: s
 interface Snapshot {
   data: ArchiveData;
   tableFiles: string[];
-  objects: { entry: string; key: string }[];
+  /** manifest: the deployment's files when it was made from a manifest (it has no archive then); zip: them zipped. */
+  objects: { entry: string; key: string; manifest?: Record<string, string>; zip?: { file: string; size: number } }[];
 }
 
 async function snapshot(tx: TxClient, d: BackupDeps, projectId: string, work: string): Promise<Snapshot> {
@@ -131,9 +147,9 @@ async function snapshot(tx: TxClient, d: BackupDeps, projectId: string, work: st
   const endUsers = await selectCarried(tx, 'end_users', ...byProject);
 
   const objects: Snapshot['objects'] = [];
-  const nextObject = (key: string) => {
+  const nextObject = (key: string, manifest?: Record<string, string>) => {
     const entry = `objects/${String(objects.length + 1).padStart(6, '0')}`;
-    objects.push({ entry, key });
+    objects.push({ entry, key, ...(manifest ? { manifest } : {}) });
     return entry;
   };
   const keyOf = new Map(
@@ -151,8 +167,18 @@ async function snapshot(tx: TxClient, d: BackupDeps, projectId: string, work: st
   );
   if (live) {
     const [deployment] = await selectCarried(tx, 'site_deployments', 'id = $1', [live.id]);
-    site = { deployment: { ...deployment, entry: nextObject(siteKeyPrefix(projectId, live.id) + 'archive.zip') }, updated_at: live.updated_at };
+    const [manifest] = await tx.query<{ files: string }>('SELECT files::text AS files FROM site_manifests WHERE deployment_id = $1', [live.id]);
+    const files = manifest ? (JSON.parse(manifest.files) as Record<string, string>) : undefined;
+    site = { deployment: { ...deployment, entry: nextObject(siteKeyPrefix(projectId, live.id) + 'archive.zip', files) }, updated_at: live.updated_at };
   }
+  const siteEnv = (
+    await tx.query<{ name: string; value: string; secret: boolean; updated_at: string }>(
+      "SELECT name, value, secret, to_jsonb(updated_at) #>> '{}' AS updated_at FROM site_env WHERE project_id = $1 ORDER BY name",
+      [projectId],
+    )
+  ).map((v) => ({ ...v, value: v.secret ? openVariable(d.secrets, projectId, v.name, v.value) : v.value }));
+  const [buildSettings] = await selectCarried(tx, 'site_build_settings', ...byProject);
+  const domains = await selectCarried(tx, 'site_domains', 'project_id = $1 ORDER BY created_at, hostname', [projectId]);
 
   let mail: ArchiveData['mail'] = null;
   const [domain] = await selectCarried(tx, 'smtp_domains', ...byProject);
@@ -193,10 +219,20 @@ async function snapshot(tx: TxClient, d: BackupDeps, projectId: string, work: st
   }
 
   return {
-    data: { project, keys, auth_settings: authSettings ?? null, end_users: endUsers, files, site, mail, database, warnings },
+    data: {
+      project, keys, auth_settings: authSettings ?? null, end_users: endUsers, files, site,
+      site_env: siteEnv, build_settings: buildSettings ?? null, domains, mail, database, warnings,
+    },
     tableFiles,
     objects,
   };
+}
+
+/** A secret variable's value: sealed as [project, name, value] (site-env.ts), so a moved row does not open. */
+function openVariable(secrets: SecretBox, projectId: string, name: string, sealed: string): string {
+  const [p, n, v] = JSON.parse(secrets.open(sealed)) as [string, string, string];
+  if (p !== projectId || n !== name) throw new BackupError(`The site's secret ${name} is sealed for another site: not exported`);
+  return v;
 }
 
 /** Each row as a JSON array of its columns' text forms (exact for numeric, jsonb, timestamps). */

@@ -15,6 +15,8 @@ import { createTableSql, type ColumnSpec } from '../database/ddl';
 import { checkIdentifier, quoteIdent } from '../database/identifiers';
 import { namesFor } from '../database/provisioning';
 import { attachTriggers } from '../database/triggers';
+import { normalizeHostname } from '../domains/hostnames';
+import { envNameProblem } from '../hosting/site-env';
 import { siteKeyPrefix } from '../hosting/site-files';
 import { objectKey } from '../storage/storage.service';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, ENTRY_NAME, type ArchiveData, type ArchivedTable, type Manifest, type Row } from './backup.format';
@@ -64,12 +66,12 @@ export async function importProject(d: BackupDeps, archiveFile: string, ownerEma
         await putEntry(d, work, String(data.site.deployment.entry), key, 'application/zip');
         written.push(key);
       }
-      await d.database.transaction((tx) => writeRows(tx, d, work, data, projectId, ownerId));
+      const warnings = await d.database.transaction((tx) => writeRows(tx, d, work, data, projectId, ownerId));
+      return { projectId, manifest, warnings: [...(data.warnings ?? []), ...warnings] };
     } catch (err) {
       for (const key of written) await d.store.delete(key).catch(() => undefined);
       throw translate(err);
     }
-    return { projectId, manifest, warnings: data.warnings ?? [] };
   } finally {
     await fsp.rm(work, { recursive: true, force: true });
   }
@@ -113,6 +115,9 @@ async function unpack(archiveFile: string, work: string): Promise<{ manifest: Ma
   const data = (await readJson(work, 'data.json')) as ArchiveData;
   if (!data?.project || !Array.isArray(data.files) || !Array.isArray(data.end_users) || !Array.isArray(data.keys)) throw new BackupError('Not imported: data.json is not a project');
   if (data.project.id !== manifest.project_id) throw new BackupError('Not imported: data.json and manifest.json name different projects');
+  // Fields newer than the first format: absent in older archives (nothing to restore), arrays when present.
+  if ((data.site_env !== undefined && !Array.isArray(data.site_env)) || (data.domains !== undefined && !Array.isArray(data.domains)))
+    throw new BackupError('Not imported: data.json is not a project');
   const entryOk = (entry: unknown) => typeof entry === 'string' && names.has(entry);
   if (!data.files.every((f) => entryOk(f.entry)) || (data.site && !entryOk(data.site.deployment.entry)) || (data.database && !data.database.tables.every((t) => entryOk(t.entry))))
     throw new BackupError('Not imported: data.json names entries the archive does not hold');
@@ -160,7 +165,10 @@ async function putEntry(d: BackupDeps, work: string, entry: string, key: string,
   await d.store.put(key, size ? fs.createReadStream(file) : Readable.from([]), { size, contentType });
 }
 
-/** One carried row (only the columns of CARRIED_COLUMNS, typed by the table itself), plus fixed ones. */
+/**
+ * One carried row (only the columns of CARRIED_COLUMNS, typed by the table itself), plus fixed ones.
+ * jsonb columns (a deployment's rules and command) take the JSON value itself, not its text.
+ */
 async function insertCarried(tx: TxClient, table: keyof typeof CARRIED_COLUMNS, row: Row, fixed: Record<string, [value: string, type: 'uuid' | 'text']> = {}): Promise<void> {
   const carried = (CARRIED_COLUMNS[table] as readonly string[]).filter((c) => !(c in fixed));
   const fixedNames = Object.keys(fixed);
@@ -172,7 +180,9 @@ async function insertCarried(tx: TxClient, table: keyof typeof CARRIED_COLUMNS, 
   );
 }
 
-async function writeRows(tx: TxClient, d: BackupDeps, work: string, data: ArchiveData, projectId: string, ownerId: string): Promise<void> {
+/** Returns what the import changed on the way (a custom domain imported unverified). */
+async function writeRows(tx: TxClient, d: BackupDeps, work: string, data: ArchiveData, projectId: string, ownerId: string): Promise<string[]> {
+  const warnings: string[] = [];
   await insertCarried(tx, 'projects', data.project, { id: [projectId, 'uuid'], owner_id: [ownerId, 'uuid'] });
   for (const k of data.keys) {
     if ((k.kind !== 'bucket' && k.kind !== 'authentication') || typeof k.key !== 'string') throw new BackupError('Not imported: a project key in data.json is malformed');
@@ -194,6 +204,7 @@ async function writeRows(tx: TxClient, d: BackupDeps, work: string, data: Archiv
     await insertCarried(tx, 'site_deployments', dep, { project_id: [projectId, 'uuid'] });
     await tx.query('INSERT INTO sites (project_id, live_deployment_id, updated_at) VALUES ($1, $2, $3::text::timestamptz)', [projectId, dep.id, data.site.updated_at]);
   }
+  await restoreSiteSettings(tx, d, data, projectId, warnings);
   if (data.mail) {
     const domain = data.mail.domain;
     const domainId = uuid(domain.id, 'mail/domain/id');
@@ -202,6 +213,40 @@ async function writeRows(tx: TxClient, d: BackupDeps, work: string, data: Archiv
     for (const a of data.mail.accounts) await insertCarried(tx, 'mail_accounts', a, { domain_id: [domainId, 'uuid'] });
   }
   if (data.database) await restoreDatabase(tx, work, data.database.tables, projectId);
+  return warnings;
+}
+
+/** The site's environment (secrets sealed with this platform's secret), build settings and custom domains. */
+async function restoreSiteSettings(tx: TxClient, d: BackupDeps, data: ArchiveData, projectId: string, warnings: string[]): Promise<void> {
+  const env = data.site_env ?? [];
+  for (const v of env) {
+    const name = typeof v.name === 'string' ? v.name : '';
+    const problem = envNameProblem(name);
+    if (problem || typeof v.value !== 'string' || typeof v.secret !== 'boolean') throw new BackupError(`Not imported: a site variable in data.json is malformed${problem ? ` (${problem})` : ''}`);
+    // Sealed as SiteEnv seals it: bound to its project and name.
+    const value = v.secret ? d.secrets.seal(JSON.stringify([projectId, name, v.value])) : v.value;
+    await insertCarried(tx, 'site_env', v, { project_id: [projectId, 'uuid'], value: [value, 'text'] });
+  }
+  // The variables' version: processes started here read them fresh (SiteEnv bumps it per change).
+  if (env.length) {
+    await tx.query('INSERT INTO sites (project_id, env_version) VALUES ($1, 1) ON CONFLICT (project_id) DO UPDATE SET env_version = 1', [projectId]);
+  }
+  if (data.build_settings) await insertCarried(tx, 'site_build_settings', data.build_settings, { project_id: [projectId, 'uuid'] });
+  for (const dom of data.domains ?? []) {
+    const check = normalizeHostname(dom.hostname, d.platformDomain ?? '', d.mailHost);
+    if (!check.ok || check.hostname !== dom.hostname) {
+      warnings.push(`The custom domain ${String(dom.hostname)} was not imported: ${check.ok ? 'it is not in its normal form' : check.message}`);
+      continue;
+    }
+    // A name verified by another project here stays that project's: ours comes back as a pending
+    // claim (the rest of the project is not refused for it), verified again once it is free.
+    let row = dom;
+    if (dom.verified_at && (await tx.query('SELECT 1 FROM site_domains WHERE hostname = $1 AND verified_at IS NOT NULL', [check.hostname])).length) {
+      row = { ...dom, verified_at: null };
+      warnings.push(`The custom domain ${check.hostname} is verified by another project on this platform: imported unverified; verify it again once that project releases it`);
+    }
+    await insertCarried(tx, 'site_domains', row, { project_id: [projectId, 'uuid'] });
+  }
 }
 
 function columnSpec(c: TableInfo['columns'][number]): ColumnSpec {
