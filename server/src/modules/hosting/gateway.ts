@@ -69,7 +69,9 @@ export class Gateway {
       const site = await this.d.service.liveSite(sub);
       if (!site) return; // not a project: the platform answers as usual
       const deployment = site.deployment;
-      if (deployment && !this.ready.has(deployment.id)) {
+      // A static deployment's files are served from here; a dynamic one's are fetched by the
+      // runtime that starts it (SiteSpec.prepare), not by every instance that proxies to it.
+      if (deployment && !deploymentKind(deployment) && !this.ready.has(deployment.id)) {
         await this.d.files.ensureLocal(site.project.id, deployment.id);
         this.ready.add(deployment.id);
       }
@@ -189,10 +191,6 @@ export class Gateway {
     if (this.d.bandwidth?.blocked(site.project.id)) return refuseUpgrade(socket, 503, 'Service Unavailable');
     const project = site.project;
     const urlPath = pathOf(req.url);
-    if (!this.ready.has(deployment.id)) {
-      await this.d.files.ensureLocal(project.id, deployment.id);
-      this.ready.add(deployment.id);
-    }
     let upstream;
     const fromPeer = isPeerRequest(req.headers, this.d.peerToken);
     try {

@@ -346,7 +346,7 @@ export class HostingService {
     if (row.status !== 'live') throw Errors.badRequest(row.status === 'failed' ? 'A failed deployment cannot be made live.' : 'This deployment is still building.');
     const kind = deploymentKind(row);
     if (kind) {
-      await this.d.files.ensureLocal(project.id, row.id);
+      // The runtime that starts it fetches its files (SiteSpec.prepare).
       try {
         await this.d.runtime.ensure(this.specOf(project, row, await this.d.repo.envVersionOf(project.id)));
       } catch (err) {
@@ -369,6 +369,7 @@ export class HostingService {
       dir: path.join(this.d.files.cacheDir(d.id), d.root),
       entry: d.entry ?? '',
       command: d.command ?? undefined,
+      prepare: () => this.d.files.ensureLocal(project.id, d.id),
       envVersion,
       env: () => this.d.env.runtimeEnv(project.id),
     };

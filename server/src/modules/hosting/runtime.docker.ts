@@ -128,6 +128,7 @@ export class DockerRuntime implements Runtime {
     const name = `hostbase-site-${spec.deploymentId}`;
     const uid = this.o.siteUid ? await this.o.siteUid(spec.projectId) : undefined;
     const env = spec.env ? await spec.env() : { version: spec.envVersion ?? 0, vars: {} };
+    await spec.prepare?.(); // the files the container mounts
     const created = await this.api<{ Id: string; message?: string }>('POST', `/containers/create?name=${name}`, this.createBody(spec, uid, env.vars));
     if (created.status !== 201) throw new RuntimeStartError(`Docker could not create the container: ${created.json?.message ?? created.status}`, '');
     const id = created.json.Id;

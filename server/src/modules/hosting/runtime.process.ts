@@ -159,6 +159,7 @@ export class ProcessRuntime implements Runtime {
     // Explicit modes: the platform's umask (077) would make these unreadable to the site.
     await fsp.mkdir(dir);
     await fsp.chmod(dir, 0o711);
+    await spec.prepare?.();
     await fsp.cp(spec.dir, path.join(dir, 'app'), { recursive: true, dereference: false });
     await chownTree(path.join(dir, 'app'), uid);
     await fsp.chmod(path.join(dir, 'app'), 0o700);

@@ -21,6 +21,12 @@ export interface SiteSpec {
    * deployment started with an older one is restarted by ensure().
    */
   envVersion?: number;
+  /**
+   * Makes `dir` hold the deployment's files (extracted from the object store when this instance
+   * lacks them): called by the runtime that starts a process, and only then, so instances that
+   * proxy to the runner never fetch a dynamic site's files.
+   */
+  prepare?: () => Promise<unknown>;
   /** Reads the site's environment (its owner's variables, secrets opened) when a process starts. */
   env?: () => Promise<SiteEnvSnapshot>;
 }
