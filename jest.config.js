@@ -37,6 +37,7 @@ module.exports = {
       moduleNameMapper: { '\\.(css|svg|png|jpg|webp)$': '<rootDir>/web/test/style-stub.js' },
       // Polyfills jsdom lacks (TextEncoder for react-router), loaded before every web test.
       setupFiles: ['<rootDir>/web/src/test/polyfills.ts'],
+      setupFilesAfterEnv: ['<rootDir>/web/src/test/timeouts.ts'],
     },
     {
       displayName: 'e2e',

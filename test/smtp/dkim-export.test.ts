@@ -43,10 +43,13 @@ test('names that are not a domain or a selector are left out of the tables', () 
 });
 
 test('signals the process in the pid file (SIGUSR1) and ignores a missing or stale pid file', async () => {
-  const child = spawn(process.execPath, ['-e', "process.on('SIGUSR1', () => { console.log('reload'); process.exit(0) }); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The child says when its handler is in place: a SIGUSR1 before that would open Node's
+  // inspector instead (a loaded machine can take seconds to start a process).
+  const child = spawn(process.execPath, ['-e', "process.on('SIGUSR1', () => { console.log('reload'); process.exit(0) }); console.log('ready'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  await new Promise((r) => setTimeout(r, 300));
+  const ready = new Promise<void>((resolve) => child.stdout.on('data', (d) => ((out += d), out.includes('ready') && resolve())));
+  await ready;
+  out = '';
   const pidFile = path.join(dir, 'opendkim.pid');
   fs.writeFileSync(pidFile, `${child.pid}\n`);
   const exited = new Promise((r) => child.on('exit', r));
