@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Builder, BuildFailedError, type BuildLimits, type BuildOutcome } from '../../../server/src/modules/hosting/builds/builder';
 import { detectBuild, type BuildSettings } from '../../../server/src/modules/hosting/builds/detect';
-import { regularFiles } from '../../../server/src/modules/hosting/builds/output-archive';
+import { regularFiles, writeArchive } from '../../../server/src/modules/hosting/builds/output-archive';
+import { extractTo, planZip } from '../../../server/src/modules/hosting/zip-extract';
 import { detectCgroups } from '../../../server/src/modules/hosting/cgroups';
 import { ProcessRuntime } from '../../../server/src/modules/hosting/runtime.process';
 import { findTool, probeSandbox } from '../../../server/src/modules/hosting/sandbox';
@@ -91,12 +92,27 @@ function assertNothingLeft(deploymentId: string) {
   expect(fs.existsSync(`/sys/fs/cgroup/hostbase/build-${deploymentId}`)).toBe(false);
 }
 
-/** Runs a built site with the platform's runtime (the sandbox, its command) and GETs /. */
+/**
+ * Runs a built site as another instance would: from its deployment archive (output-archive.ts,
+ * read back by planZip/extractTo: regular files only, modes 0644), with the platform's runtime
+ * (the sandbox, the outcome's command); then GETs /.
+ */
 async function serve(b: Built, project: string): Promise<string> {
   if (b.outcome.kind === 'static') throw new Error('static');
+  const zip = path.join(root, `${b.deploymentId}.zip`);
+  const archived = await writeArchive(b.outcome.dir, zip);
+  const dir = path.join(root, `${b.deploymentId}-extracted`);
+  fs.mkdirSync(dir);
+  const plan = await planZip(zip, { maxTotalBytes: 4 * 1024 ** 3, maxEntries: 65_535, maxRatio: 1e9, ratioFloorBytes: 1024 ** 3 });
+  try {
+    expect(plan.files.length).toBe(archived.files);
+    await extractTo(plan, zip, dir);
+  } finally {
+    plan.close();
+  }
   const runtime = new ProcessRuntime({ log, siteUid: async () => uid, egress: 'none', runRoot: path.join(root, 'run'), startTimeoutMs: 90_000, limits: { memoryBytes: 1024 * MiB } });
   try {
-    const up = await runtime.ensure({ projectId: project, deploymentId: b.deploymentId, kind: b.outcome.kind, dir: b.outcome.dir, entry: b.outcome.entry, command: b.outcome.command });
+    const up = await runtime.ensure({ projectId: project, deploymentId: b.deploymentId, kind: b.outcome.kind, dir, entry: b.outcome.entry, command: b.outcome.command });
     if (!('socketPath' in up)) throw new Error('expected a socket');
     return await new Promise<string>((resolve, reject) => {
       http.get({ socketPath: up.socketPath, path: '/', headers: { host: 'site' } }, (res) => {

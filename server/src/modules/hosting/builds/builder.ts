@@ -157,6 +157,9 @@ export class Builder {
       COMPOSER_MIRROR_PATH_REPOS: '1',
       NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1',
     });
+    // The certificates the host trusts (a TLS-inspecting proxy's), when they sit where the sandbox sees them.
+    const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+    if (extraCa && /^\/(etc\/ssl|usr)\//.test(extraCa)) env.NODE_EXTRA_CA_CERTS = extraCa;
     if (this.o.pipIndexUrl) env.PIP_INDEX_URL = this.o.pipIndexUrl;
     else env.PIP_NO_INDEX = '1';
     return env;
