@@ -312,6 +312,9 @@ export async function startCommand(src: string, start: string, read: (n: string)
     const bin = await binScript(src, words[0]);
     if (bin) return { entry: bin, command: [process.execPath, `/app/${bin}`, ...words.slice(1)] };
   }
+  if (/^(npm|npx|yarn|pnpm)\b/.test(trimmed)) {
+    throw new BuildFailedError(`The start command "${trimmed}" runs a package manager, which a site never does once built: start it with node (for example "node server.js") or give package.json a "start" script that does.`);
+  }
   return { entry: 'package.json', command: ['/bin/sh', '-c', `PATH=/app/node_modules/.bin:$PATH; ${trimmed}`] };
 }
 
