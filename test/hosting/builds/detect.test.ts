@@ -17,8 +17,8 @@ function detect(type: string, files: Files, settings?: BuildSettings): Promise<B
   }, settings);
 }
 
-const npmCi = { command: 'npm ci', lockfiles: ['package-lock.json'], cacheDir: 'node_modules' };
-const npmInstall = { command: 'npm install', lockfiles: ['package.json'], cacheDir: 'node_modules' };
+const npmCi = { command: 'npm ci', lockfiles: ['package-lock.json'], cacheDir: 'node_modules' as const };
+const npmInstall = { command: 'npm install', lockfiles: ['package.json'], cacheDir: 'node_modules' as const };
 
 const table: [string, string, Files, Partial<BuildPlan> | null, BuildSettings?][] = [
   ['Vite + React with a lockfile', 'React', { 'package.json': pkg({ react: '18' }, { build: 'vite build' }, { vite: '6' }), 'package-lock.json': '{}', 'index.html': '' },
