@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { detectCgroups, type CgroupLayout } from '../cgroups';
+import { detectCgroups, SiteGroup, type CgroupLayout } from '../cgroups';
 import { BUILD_CACHE, findTool, passwdFiles, probeSandbox, SITE_PATH, type SandboxSupport } from '../sandbox';
 import { runtimeLayout } from '../site-layout';
 import { SiteNetwork } from '../site-network';
@@ -78,6 +78,7 @@ export class Builder {
       else problem = `Builds are disabled: ${cg.problem}, so a build's memory and processes cannot be limited.`;
     }
     this.problem = problem;
+    if (this.cgroups) void sweepGroups(this.cgroups, o.log);
     if (o.egress instanceof SiteNetwork) this.network = Promise.resolve(o.egress);
     else if (o.egress && !problem) this.network = SiteNetwork.setup();
     else this.network = Promise.resolve({ problem: 'outbound network is turned off for sites and builds (SITE_EGRESS=none)' });
@@ -116,7 +117,7 @@ export class Builder {
     const env = this.environment(a.env);
     const step = (command: string) =>
       runBuildCommand({
-        support: this.support, cgroups: this.cgroups!, network: net, name: `build-${a.deploymentId}`, uid, workspace: src, cacheDir: downloads,
+        support: this.support, cgroups: this.cgroups!, network: net, name: buildGroupName(a.deploymentId), uid, workspace: src, cacheDir: downloads,
         passwdFile: passwd, groupFile: group, command, env, limits: this.o.limits, deadline: started + this.o.limits.timeoutMs,
         tmpBytes: this.o.tmpBytes ?? 512 * 1024 * 1024, maxProcesses: this.o.maxProcesses ?? 512, cpus: this.o.cpus ?? 1, onOutput: a.onLog, signal: a.signal,
       });
@@ -222,4 +223,30 @@ export class Builder {
     if (sitePackages) outcome.command = flaskCommand(layout.entry!, `/app/${sitePackages}`);
     return outcome;
   }
+}
+
+/** build-<platform pid>-<deployment>: the pid tells a later process whose group it was. */
+export function buildGroupName(deploymentId: string): string {
+  return `build-${process.pid}-${deploymentId}`;
+}
+
+/**
+ * Groups of builds whose platform process was killed (their sandboxes died with it:
+ * --die-with-parent) are removed; the runtime's own sweep knows site groups only.
+ */
+async function sweepGroups(layout: CgroupLayout, log: FastifyBaseLogger): Promise<void> {
+  let swept = 0;
+  for (const name of SiteGroup.list(layout)) {
+    const pid = Number(/^build-(\d+)-/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+    }
+    await SiteGroup.forName(layout, name, { memoryBytes: 0, maxProcesses: 0, cpus: 0 }).remove();
+    swept++;
+  }
+  if (swept) log.warn({ swept }, 'builds: removed control groups left by a platform process that was killed');
 }
