@@ -245,4 +245,29 @@ describeBuilds('builds in the sandbox', () => {
     expect(text).toMatch(/The build has no outbound network \(outbound network is turned off/);
     assertNothingLeft(deploymentId);
   }, 60_000);
+
+  test('an output folder that is a link is refused; links inside the output are dropped, never followed', async () => {
+    const escape = await buildFails('ln -s /etc dist', {});
+    expect(escape.error.message).toMatch(/output folder .*does not exist/);
+    const deploymentId = `dep-${process.pid}-${++n}`;
+    const workspace = path.join(root, deploymentId);
+    fs.mkdirSync(workspace);
+    const builder = new Builder({ cacheRoot, uidOf: async () => uid, limits: LIMITS, egress: false, log });
+    const plan = { framework: 'Static' as const, reason: 'test', root: '', build: 'mkdir dist && echo ok > dist/index.html && ln -s /etc/shadow dist/shadow && ln -s /etc dist/etc', output: { kind: 'static' as const } };
+    const outcome = await builder.build({ projectId: 'links', deploymentId, workspace, plan, env: {}, onLog: () => undefined });
+    expect(fs.readdirSync(outcome.dir).sort()).toEqual(['index.html']);
+  }, 60_000);
+
+  test('a cancelled build stops at once with nothing left running', async () => {
+    const deploymentId = `dep-${process.pid}-${++n}`;
+    const workspace = path.join(root, deploymentId);
+    fs.mkdirSync(workspace);
+    const builder = new Builder({ cacheRoot, uidOf: async () => uid, limits: LIMITS, egress: false, log });
+    const plan = { framework: 'Static' as const, reason: 'test', root: '', build: 'sleep 60', output: { kind: 'static' as const } };
+    const abort = new AbortController();
+    const building = builder.build({ projectId: 'cancel', deploymentId, workspace, plan, env: {}, onLog: () => undefined, signal: abort.signal });
+    setTimeout(() => abort.abort(), 1000);
+    await expect(building).rejects.toThrow('The build was cancelled.');
+    assertNothingLeft(deploymentId);
+  }, 60_000);
 });
