@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { detectCgroups, SiteGroup, type CgroupLayout } from '../cgroups';
+import { detectCgroups, type CgroupLayout } from '../cgroups';
 import { BUILD_CACHE, findTool, passwdFiles, probeSandbox, SITE_PATH, type SandboxSupport } from '../sandbox';
 import { runtimeLayout } from '../site-layout';
 import { SiteNetwork } from '../site-network';
@@ -23,7 +23,8 @@ import { folderIn, staticOutput } from './output-folder';
 import { flaskCommand, startCommand, venvSitePackages } from './start-command';
 
 export { BuildFailedError, type BuildLimits } from './build-runner';
-export { startCommand } from './start-command';
+export { dropLinks } from './output-folder';
+export { flaskCommand, startCommand } from './start-command';
 
 const run = promisify(execFile);
 
@@ -78,7 +79,6 @@ export class Builder {
       else problem = `Builds are disabled: ${cg.problem}, so a build's memory and processes cannot be limited.`;
     }
     this.problem = problem;
-    if (this.cgroups) void sweepGroups(this.cgroups, o.log);
     if (o.egress instanceof SiteNetwork) this.network = Promise.resolve(o.egress);
     else if (o.egress && !problem) this.network = SiteNetwork.setup();
     else this.network = Promise.resolve({ problem: 'outbound network is turned off for sites and builds (SITE_EGRESS=none)' });
@@ -225,28 +225,10 @@ export class Builder {
   }
 }
 
-/** build-<platform pid>-<deployment>: the pid tells a later process whose group it was. */
-export function buildGroupName(deploymentId: string): string {
-  return `build-${process.pid}-${deploymentId}`;
-}
-
 /**
- * Groups of builds whose platform process was killed (their sandboxes died with it:
- * --die-with-parent) are removed; the runtime's own sweep knows site groups only.
+ * <platform pid>-build-<deployment>: starting with the pid as the sites' groups do, so a group left
+ * by a platform killed mid-build is removed by the next start's sweep (runtime.process.ts).
  */
-async function sweepGroups(layout: CgroupLayout, log: FastifyBaseLogger): Promise<void> {
-  let swept = 0;
-  for (const name of SiteGroup.list(layout)) {
-    const pid = Number(/^build-(\d+)-/.exec(name)?.[1]);
-    if (!pid) continue;
-    try {
-      process.kill(pid, 0);
-      continue;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') continue;
-    }
-    await SiteGroup.forName(layout, name, { memoryBytes: 0, maxProcesses: 0, cpus: 0 }).remove();
-    swept++;
-  }
-  if (swept) log.warn({ swept }, 'builds: removed control groups left by a platform process that was killed');
+export function buildGroupName(deploymentId: string): string {
+  return `${process.pid}-build-${deploymentId}`;
 }

@@ -53,7 +53,8 @@ export async function staticOutput(src: string, dir?: string): Promise<string> {
   return found;
 }
 
-async function dropLinks(dir: string): Promise<void> {
+/** Removes every entry that is not a folder or a regular file (links are removed, never followed). */
+export async function dropLinks(dir: string): Promise<void> {
   for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) await dropLinks(full);
