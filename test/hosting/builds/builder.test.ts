@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Builder, BuildFailedError, type BuildLimits, type BuildOutcome } from '../../../server/src/modules/hosting/builds/builder';
+import { Builder, BuildFailedError, buildGroupName, type BuildLimits, type BuildOutcome } from '../../../server/src/modules/hosting/builds/builder';
 import { detectBuild, type BuildSettings } from '../../../server/src/modules/hosting/builds/detect';
-import { regularFiles } from '../../../server/src/modules/hosting/builds/output-archive';
+import { regularFiles, writeArchive } from '../../../server/src/modules/hosting/builds/output-archive';
+import { extractTo, planZip } from '../../../server/src/modules/hosting/zip-extract';
 import { detectCgroups } from '../../../server/src/modules/hosting/cgroups';
 import { ProcessRuntime } from '../../../server/src/modules/hosting/runtime.process';
 import { findTool, probeSandbox } from '../../../server/src/modules/hosting/sandbox';
@@ -85,18 +86,36 @@ async function buildFails(command: string, limits: Partial<BuildLimits>): Promis
 function assertNothingLeft(deploymentId: string) {
   const ps = execFileSync('ps', ['-e', '-o', 'uid=']).toString().split('\n').map((s) => Number(s.trim()));
   expect(ps.filter((u) => u === uid)).toEqual([]);
-  for (const controller of ['memory', 'pids', 'cpu']) {
-    expect(fs.existsSync(`/sys/fs/cgroup/${controller}/hostbase/build-${deploymentId}`)).toBe(false);
-  }
-  expect(fs.existsSync(`/sys/fs/cgroup/hostbase/build-${deploymentId}`)).toBe(false);
+  for (const dir of groupDirs(deploymentId)) expect(fs.existsSync(dir)).toBe(false);
 }
 
-/** Runs a built site with the platform's runtime (the sandbox, its command) and GETs /. */
+/** The build's control group folders (cgroup v1 controllers, or the v2 group). */
+function groupDirs(deploymentId: string): string[] {
+  const name = buildGroupName(deploymentId);
+  return [...['memory', 'pids', 'cpu'].map((c) => `/sys/fs/cgroup/${c}/hostbase/${name}`), `/sys/fs/cgroup/hostbase/${name}`];
+}
+
+/**
+ * Runs a built site as another instance would: from its deployment archive (output-archive.ts,
+ * read back by planZip/extractTo: regular files only, modes 0644), with the platform's runtime
+ * (the sandbox, the outcome's command); then GETs /.
+ */
 async function serve(b: Built, project: string): Promise<string> {
   if (b.outcome.kind === 'static') throw new Error('static');
+  const zip = path.join(root, `${b.deploymentId}.zip`);
+  const archived = await writeArchive(b.outcome.dir, zip);
+  const dir = path.join(root, `${b.deploymentId}-extracted`);
+  fs.mkdirSync(dir);
+  const plan = await planZip(zip, { maxTotalBytes: 4 * 1024 ** 3, maxEntries: 65_535, maxRatio: 1e9, ratioFloorBytes: 1024 ** 3 });
+  try {
+    expect(plan.files.length).toBe(archived.files);
+    await extractTo(plan, zip, dir);
+  } finally {
+    plan.close();
+  }
   const runtime = new ProcessRuntime({ log, siteUid: async () => uid, egress: 'none', runRoot: path.join(root, 'run'), startTimeoutMs: 90_000, limits: { memoryBytes: 1024 * MiB } });
   try {
-    const up = await runtime.ensure({ projectId: project, deploymentId: b.deploymentId, kind: b.outcome.kind, dir: b.outcome.dir, entry: b.outcome.entry, command: b.outcome.command });
+    const up = await runtime.ensure({ projectId: project, deploymentId: b.deploymentId, kind: b.outcome.kind, dir, entry: b.outcome.entry, command: b.outcome.command });
     if (!('socketPath' in up)) throw new Error('expected a socket');
     return await new Promise<string>((resolve, reject) => {
       http.get({ socketPath: up.socketPath, path: '/', headers: { host: 'site' } }, (res) => {
@@ -201,6 +220,54 @@ describeBuilds('builds in the sandbox', () => {
   test('a failing build command fails with its exit code', async () => {
     const { error, deploymentId } = await buildFails('echo broken >&2; exit 3', {});
     expect(error.message).toBe('The build command exited with code 3: echo broken >&2; exit 3');
+    assertNothingLeft(deploymentId);
+  }, 60_000);
+
+  test('the site\'s variables reach the build through a pipe, never a host process\'s argv; the build writes /app as the site\'s user', async () => {
+    const deploymentId = `dep-${process.pid}-${++n}`;
+    const workspace = path.join(root, deploymentId);
+    fs.mkdirSync(workspace);
+    const builder = new Builder({ cacheRoot, uidOf: async () => uid, limits: LIMITS, egress: false, log });
+    const command = 'echo "$SECRET_TOKEN" > token.txt; id -u > uid.txt; echo "$HOME" > home.txt; mkdir dist; echo ok > dist/index.html; sleep 3';
+    const plan = { framework: 'Static' as const, reason: 'test', root: '', build: command, output: { kind: 'static' as const } };
+    let text = '';
+    const building = builder.build({ projectId: 'env', deploymentId, workspace, plan, env: { SECRET_TOKEN: 's3cret-6b1f' }, onLog: (t) => (text += t) });
+    // While it runs: its group exists (so the "nothing left" checks above can fail), and no argv holds the secret.
+    const deadline = Date.now() + 20_000;
+    while (!groupDirs(deploymentId).some((d) => fs.existsSync(d)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(groupDirs(deploymentId).some((d) => fs.existsSync(d))).toBe(true);
+    expect(execFileSync('ps', ['-e', '-o', 'args']).toString()).not.toContain('s3cret-6b1f');
+    const outcome = await building;
+    expect(outcome).toEqual({ kind: 'static', dir: path.join(workspace, 'dist') });
+    expect(fs.readFileSync(path.join(workspace, 'token.txt'), 'utf8')).toBe('s3cret-6b1f\n');
+    expect(fs.readFileSync(path.join(workspace, 'uid.txt'), 'utf8')).toBe(`${uid}\n`);
+    expect(fs.readFileSync(path.join(workspace, 'home.txt'), 'utf8')).toBe('/tmp\n');
+    expect(text).toMatch(/The build has no outbound network \(outbound network is turned off/);
+    assertNothingLeft(deploymentId);
+  }, 60_000);
+
+  test('an output folder that is a link is refused; links inside the output are dropped, never followed', async () => {
+    const escape = await buildFails('ln -s /etc dist', {});
+    expect(escape.error.message).toMatch(/output folder .*does not exist/);
+    const deploymentId = `dep-${process.pid}-${++n}`;
+    const workspace = path.join(root, deploymentId);
+    fs.mkdirSync(workspace);
+    const builder = new Builder({ cacheRoot, uidOf: async () => uid, limits: LIMITS, egress: false, log });
+    const plan = { framework: 'Static' as const, reason: 'test', root: '', build: 'mkdir dist && echo ok > dist/index.html && ln -s /etc/shadow dist/shadow && ln -s /etc dist/etc', output: { kind: 'static' as const } };
+    const outcome = await builder.build({ projectId: 'links', deploymentId, workspace, plan, env: {}, onLog: () => undefined });
+    expect(fs.readdirSync(outcome.dir).sort()).toEqual(['index.html']);
+  }, 60_000);
+
+  test('a cancelled build stops at once with nothing left running', async () => {
+    const deploymentId = `dep-${process.pid}-${++n}`;
+    const workspace = path.join(root, deploymentId);
+    fs.mkdirSync(workspace);
+    const builder = new Builder({ cacheRoot, uidOf: async () => uid, limits: LIMITS, egress: false, log });
+    const plan = { framework: 'Static' as const, reason: 'test', root: '', build: 'sleep 60', output: { kind: 'static' as const } };
+    const abort = new AbortController();
+    const building = builder.build({ projectId: 'cancel', deploymentId, workspace, plan, env: {}, onLog: () => undefined, signal: abort.signal });
+    setTimeout(() => abort.abort(), 1000);
+    await expect(building).rejects.toThrow('The build was cancelled.');
     assertNothingLeft(deploymentId);
   }, 60_000);
 });

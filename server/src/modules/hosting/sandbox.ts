@@ -10,6 +10,10 @@
 //    relayed by site-init.cjs (the only way in), and its way out is either nothing but its own
 //    loopback or a filtered link to the public internet (site-network.ts);
 //  - life: --die-with-parent and the pid namespace end the whole site when the platform dies.
+// A build (builds/) runs in the same sandbox with two differences: its source folder is mounted
+// read-write at /app and its project's download cache at /cache, and its command runs directly
+// after the identity drop (no relay: a build serves nothing); its environment reaches bwrap
+// through a pipe (--args), never through a host process's argv.
 // When any of this cannot be set up, probe() says why and the runtime refuses dynamic sites:
 // tenant code never runs outside the sandbox.
 import { execFileSync } from 'node:child_process';

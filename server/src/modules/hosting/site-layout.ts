@@ -41,14 +41,29 @@ const BUILD_FOLDERS = ['dist', 'build', 'out'];
 export function staticLayout(names: Set<string>): Layout {
   if (names.has('index.html')) return { root: '' };
   const found = BUILD_FOLDERS.filter((d) => names.has(`${d}/index.html`));
-  // Angular CLI builds to dist/<app>/ (or dist/<app>/browser/ since v17).
   if (found.length === 0) {
-    const nested = [...names].filter((n) => /^dist\/[^/]+\/(browser\/)?index\.html$/.test(n)).map((n) => path.posix.dirname(n));
-    if (nested.length === 1) return { root: nested[0] };
+    const nested = angularRoot(names);
+    if (nested !== undefined) return { root: nested };
   }
   if (found.length === 1) return { root: found[0] };
   if (found.length > 1) throw new ZipRefusedError(`The zip has index.html in several build folders (${found.join(', ')}); keep one.`);
   throw new ZipRefusedError('No index.html found: put it at the top of the zip or in one build folder (dist/, build/ or out/).');
+}
+
+/**
+ * Angular CLI builds to dist/<app>/ (or dist/<app>/browser/ since v17, next to server/ for SSR).
+ * Zipping the dist/ folder itself makes the zip's single top folder (dist/) a wrapper that
+ * planZip strips, leaving <app>/browser/index.html; zipping dist/<app>/ leaves browser/index.html.
+ * All of these are the one folder to serve when no other index.html competes.
+ */
+function angularRoot(names: Set<string>): string | undefined {
+  const browser = [...names].filter((n) => /^(dist\/)?([^/]+\/)?browser\/index\.html$/.test(n));
+  if (browser.length === 1) return path.posix.dirname(browser[0]);
+  if (browser.length > 1) return undefined;
+  const nested = [...names].filter((n) => /^(dist\/)?[^/]+\/index\.html$/.test(n));
+  const inDist = nested.filter((n) => n.startsWith('dist/'));
+  const pick = inDist.length ? inDist : nested;
+  return pick.length === 1 ? path.posix.dirname(pick[0]) : undefined;
 }
 
 export async function runtimeLayout(kind: RuntimeKind, names: Set<string>, read: (name: string) => Promise<string>): Promise<Layout> {

@@ -110,9 +110,16 @@ export async function runBuildCommand(c: RunCommand): Promise<void> {
   c.signal?.addEventListener('abort', onAbort);
   if (c.signal?.aborted) onAbort();
   const diskMessage = `The build was stopped: it wrote more than its disk limit of ${Math.round(c.limits.diskBytes / MiB)} MiB.`;
+  let wake = () => undefined as void;
   const watch = (async () => {
     while (!done && !stopped) {
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 1000);
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
       if (done || stopped) break;
       if ((await diskUsage([c.workspace, c.cacheDir])) > c.limits.diskBytes) await stop(diskMessage);
     }
@@ -120,6 +127,7 @@ export async function runBuildCommand(c: RunCommand): Promise<void> {
   try {
     const { code, signal } = await exited;
     done = true;
+    wake();
     // Whatever a build left behind in its group (a daemon it started) goes with it.
     await killAll(group, child.pid);
     await watch;

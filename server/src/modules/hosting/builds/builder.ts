@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { detectCgroups, type CgroupLayout } from '../cgroups';
-import { BUILD_CACHE, findTool, passwdFiles, probeSandbox, SITE_PATH, SITE_PORT, type SandboxSupport } from '../sandbox';
+import { BUILD_CACHE, findTool, passwdFiles, probeSandbox, SITE_PATH, type SandboxSupport } from '../sandbox';
 import { runtimeLayout } from '../site-layout';
 import { SiteNetwork } from '../site-network';
 import { ZipRefusedError } from '../zip-extract';
@@ -19,8 +19,12 @@ import { BuildCache } from './build-cache';
 import { BuildFailedError, diskUsage, runBuildCommand, type BuildLimits } from './build-runner';
 import type { BuildPlan } from './detect';
 import { regularFiles } from './output-archive';
+import { folderIn, staticOutput } from './output-folder';
+import { flaskCommand, startCommand, venvSitePackages } from './start-command';
 
 export { BuildFailedError, type BuildLimits } from './build-runner';
+export { dropLinks } from './output-folder';
+export { flaskCommand, startCommand } from './start-command';
 
 const run = promisify(execFile);
 
@@ -111,11 +115,9 @@ export class Builder {
     const net = network instanceof SiteNetwork ? network : undefined;
     if (!net) log(`The build has no outbound network (${(network as { problem: string }).problem}): dependencies must come from the cache or the upload.`);
     const env = this.environment(a.env);
-    // The group's name starts with this process's pid, as the sites' do: a platform killed mid-build
-    // leaves it behind, and the next start's sweep (runtime.process.ts) removes it.
     const step = (command: string) =>
       runBuildCommand({
-        support: this.support, cgroups: this.cgroups!, network: net, name: `${process.pid}-build-${a.deploymentId}`, uid, workspace: src, cacheDir: downloads,
+        support: this.support, cgroups: this.cgroups!, network: net, name: buildGroupName(a.deploymentId), uid, workspace: src, cacheDir: downloads,
         passwdFile: passwd, groupFile: group, command, env, limits: this.o.limits, deadline: started + this.o.limits.timeoutMs,
         tmpBytes: this.o.tmpBytes ?? 512 * 1024 * 1024, maxProcesses: this.o.maxProcesses ?? 512, cpus: this.o.cpus ?? 1, onOutput: a.onLog, signal: a.signal,
       });
@@ -159,6 +161,9 @@ export class Builder {
       COMPOSER_MIRROR_PATH_REPOS: '1',
       NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1',
     });
+    // The certificates the host trusts (a TLS-inspecting proxy's), when they sit where the sandbox sees them.
+    const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+    if (extraCa && /^\/(etc\/ssl|usr)\//.test(extraCa)) env.NODE_EXTRA_CA_CERTS = extraCa;
     if (this.o.pipIndexUrl) env.PIP_INDEX_URL = this.o.pipIndexUrl;
     else env.PIP_NO_INDEX = '1';
     return env;
@@ -220,125 +225,10 @@ export class Builder {
   }
 }
 
-/** A folder inside base, reached through real folders only (no link made by the upload or the build). */
-async function folderIn(base: string, rel: string, what: string): Promise<string> {
-  let dir = base;
-  for (const part of rel.split('/').filter(Boolean)) {
-    if (part === '..' || part === '.') throw new BuildFailedError(`The ${what} must stay inside the upload.`);
-    dir = path.join(dir, part);
-    const st = await fsp.lstat(dir).catch(() => undefined);
-    if (!st?.isDirectory()) throw new BuildFailedError(`The ${what} "${rel}" is not a folder${st?.isSymbolicLink() ? ' (it is a symbolic link)' : ''}.`);
-  }
-  return dir;
-}
-
-/** The folder to serve: the plan's, else the one build folder holding index.html; links removed. */
-async function staticOutput(src: string, dir?: string): Promise<string> {
-  const candidates = dir ? [dir] : ['dist', 'build', 'out'];
-  let found: string | undefined;
-  for (const c of candidates) {
-    const abs = await folderIn(src, c, 'output directory').catch(() => undefined);
-    if (abs) {
-      found = abs;
-      break;
-    }
-  }
-  // Angular's folder depends on its version and project name: the one dist/<app>[/browser] with index.html.
-  if (!found || !fs.existsSync(path.join(found, 'index.html'))) {
-    const dist = await folderIn(src, 'dist', 'output directory').catch(() => undefined);
-    if (dist && (!dir || dir.startsWith('dist/'))) {
-      const nested: string[] = [];
-      for (const e of await fsp.readdir(dist, { withFileTypes: true })) {
-        if (!e.isDirectory()) continue;
-        for (const sub of ['browser', '']) {
-          const abs = path.join(dist, e.name, sub);
-          if ((await fsp.lstat(path.join(abs, 'index.html')).catch(() => undefined))?.isFile()) {
-            nested.push(abs);
-            break;
-          }
-        }
-      }
-      if (nested.length === 1) found = nested[0];
-    }
-  }
-  if (!found) throw new BuildFailedError(`The build finished but its output folder ${dir ? `"${dir}"` : '(dist/, build/ or out/)'} does not exist. Set the output directory in the site's build settings.`);
-  // A deployment holds regular files: links the build left in its output are dropped, never followed.
-  await dropLinks(found);
-  return found;
-}
-
-/** Removes every entry that is not a folder or a regular file (links are removed, never followed). */
-export async function dropLinks(dir: string): Promise<void> {
-  for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) await dropLinks(full);
-    else if (!e.isFile()) await fsp.rm(full, { force: true });
-  }
-}
-
-/** node_modules/.bin/<name> to the JS file it links to, if it stays inside node_modules. */
-async function binScript(src: string, name: string): Promise<string | undefined> {
-  if (!/^[\w@.-]+$/.test(name)) return undefined;
-  const link = path.join(src, 'node_modules', '.bin', name);
-  const st = await fsp.lstat(link).catch(() => undefined);
-  if (!st) return undefined;
-  const target = st.isSymbolicLink() ? path.resolve(path.dirname(link), await fsp.readlink(link)) : link;
-  const modules = path.join(src, 'node_modules') + path.sep;
-  if (!target.startsWith(modules)) return undefined;
-  // Every folder on the way must be real too: the file the runtime runs is the one checked here.
-  const rel = path.relative(src, target);
-  const parent = await folderIn(src, path.dirname(rel), 'start command').catch(() => undefined);
-  if (!parent || !(await fsp.lstat(target).catch(() => undefined))?.isFile()) return undefined;
-  const head = (await fsp.readFile(target, 'utf8')).slice(0, 200);
-  if (!/^#!.*\bnode\b/.test(head) && !/\.[cm]?js$/.test(target)) return undefined;
-  return rel.split(path.sep).join('/');
-}
-
-/** A start command as the runtime runs it: `node X`, a package's bin through node, or sh -c. */
-export async function startCommand(src: string, start: string, read: (n: string) => Promise<string>, depth = 0): Promise<{ entry: string; command: string[] }> {
-  const trimmed = start.trim();
-  // npm at runtime is never run: `npm start` is the script it would run.
-  if (/^(npm (run )?start|yarn start|pnpm start)$/.test(trimmed) && depth === 0) {
-    const scripts = (JSON.parse(await read('package.json').catch(() => '{}')) as { scripts?: Record<string, string> }).scripts;
-    if (typeof scripts?.start === 'string') return startCommand(src, scripts.start, read, depth + 1);
-  }
-  const simple = /^[\w@./:=,+-]+(\s+[\w@./:=,+-]+)*$/.test(trimmed);
-  const words = trimmed.split(/\s+/);
-  if (simple && words[0] === 'node') {
-    const script = words.slice(1).find((w) => !w.startsWith('-'));
-    if (script) return { entry: path.posix.normalize(script.replace(/^\.\//, '')), command: [process.execPath, ...words.slice(1)] };
-  }
-  if (simple) {
-    const bin = await binScript(src, words[0]);
-    if (bin) return { entry: bin, command: [process.execPath, `/app/${bin}`, ...words.slice(1)] };
-  }
-  return { entry: 'package.json', command: ['/bin/sh', '-c', `PATH=/app/node_modules/.bin:$PATH; ${trimmed}`] };
-}
-
-/** .venv/lib/python3.X/site-packages, if the build made a virtualenv. */
-async function venvSitePackages(src: string): Promise<string | undefined> {
-  const lib = await folderIn(src, '.venv/lib', 'virtualenv').catch(() => undefined);
-  if (!lib) return undefined;
-  const version = (await fsp.readdir(lib)).find((n) => /^python3\.\d+$/.test(n));
-  if (!version) return undefined;
-  const rel = `.venv/lib/${version}/site-packages`;
-  return (await folderIn(src, rel, 'virtualenv').catch(() => undefined)) ? rel : undefined;
-}
-
 /**
- * Flask with the virtualenv's packages first, run by the host's python3: a venv's own python
- * needs its executable bit and a deployment's archive keeps none (files come back 0644).
+ * <platform pid>-build-<deployment>: starting with the pid as the sites' groups do, so a group left
+ * by a platform killed mid-build is removed by the next start's sweep (runtime.process.ts).
  */
-export function flaskCommand(entry: string, sitePackages: string): string[] {
-  const app = entry.replace(/\.py$/, '');
-  const boot = [
-    'import site, sys',
-    'before = list(sys.path)',
-    `site.addsitedir(${JSON.stringify(sitePackages)})`,
-    'sys.path[:] = [p for p in sys.path if p not in before] + before',
-    'from flask.cli import main',
-    `sys.argv = ['flask', '--app', ${JSON.stringify(app)}, 'run', '--host', '127.0.0.1', '--port', '${SITE_PORT}', '--no-reload']`,
-    'main()',
-  ].join('\n');
-  return ['/usr/bin/python3', '-u', '-c', boot];
+export function buildGroupName(deploymentId: string): string {
+  return `${process.pid}-build-${deploymentId}`;
 }
