@@ -185,7 +185,7 @@ export class HostingService {
       }
       const source = this.d.sources && mayBuild(names) ? await this.d.sources.plan(project.id, type, names, staged) : null;
       if (source) {
-        const decision = this.d.sources!.decide();
+        const decision = this.d.sources!.decide(source);
         if ('refuse' in decision) throw Errors.badRequest(decision.refuse);
         if (await this.d.repo.sourceBuildRunning(project.id, row.id)) throw Errors.conflict('A build of this site is already running: wait for it to finish (its log shows how far it is).');
         await storing; // the source archive, replaced by the built one when the build succeeds

@@ -59,21 +59,21 @@ export class SourceBuilds {
 
   constructor(private readonly d: SourceBuildsDeps) {}
 
-  /** Why builds cannot run on this host, for the developer; undefined when they can. */
-  refusal(): string | undefined {
-    return this.d.refuseWith ?? this.d.builder.refusal();
+  /** Why builds (of this plan) cannot run on this host, for the developer; undefined when they can. */
+  refusal(plan?: BuildPlan): string | undefined {
+    return this.d.refuseWith ?? this.d.builder.refusal(plan);
   }
 
   /**
    * What to do with a build here: run it, queue it for another instance, or refuse it (one
    * instance that cannot build: the developer reads why at once).
    */
-  decide(): { build: true } | { queue: true } | { refuse: string } {
+  decide(plan: BuildPlan): { build: true } | { queue: true } | { refuse: string } {
     // A gateway runs no tenant code: its builds go to the others. Any other instance may become
     // the one that runs sites, so one that cannot build says why at once (no build waits for
     // an instance that may not exist).
     if (this.d.cluster && !this.d.cluster.mayBuild) return { queue: true };
-    const why = this.refusal();
+    const why = this.refusal(plan);
     return why ? { refuse: why } : { build: true };
   }
 
