@@ -5,7 +5,7 @@ import v8 from 'node:v8';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { schema } from './schema';
 import { listMigrations, migrationScript, MIGRATIONS_TABLE, runMigrations, type SqlExecutor } from './migrate';
-import { runPipeline, type PipelineStatement } from './pipeline';
+import type { PipelineStatement } from './pipeline';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -82,6 +82,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const { Pool } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
+  // pg's internals, which the pipeline reaches into, are loaded with pg, never on PGlite.
+  const { runPipeline } = await import('./pipeline');
   const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => undefined);

@@ -29,11 +29,20 @@ export interface OpenApiDoc {
   [k: string]: unknown;
 }
 
-let cached: OpenApiDoc | undefined;
+/**
+ * The parsed file, held weakly: start-up's readers (the contract, the docs, CORS) share one parse,
+ * and its ~3 MB of heap then go with a later full GC instead of staying for the process's life
+ * (issue 17). A reader after that parses again.
+ */
+let cached: WeakRef<OpenApiDoc> | undefined;
 export function loadSpec(): OpenApiDoc {
-  cached ??= YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8'), { merge: true }) as OpenApiDoc;
+  let doc = cached?.deref();
+  if (!doc) {
+    doc = YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8'), { merge: true }) as OpenApiDoc;
+    cached = new WeakRef(doc);
+  }
   // Glue mutates what it is given: hand out a copy.
-  return structuredClone(cached);
+  return structuredClone(doc);
 }
 
 declare module 'fastify' {

@@ -25,12 +25,16 @@ export function servedSpec(config: Pick<Config, 'publicUrl'>): ReturnType<typeof
 
 export const docsPlugin = fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
-    // Parsed and serialised once at start, not per request.
-    const spec = servedSpec(config);
-    const specYaml = YAML.stringify(spec);
-    const specJson = JSON.stringify(spec);
-    app.get('/api/openapi.yaml', async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(specYaml));
-    app.get('/api/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(specJson));
+    // Serialised at the first request, then kept: not per request, and not at start either (their
+    // ~1.5 MB are not held by a platform whose contract is never downloaded; issue 17).
+    let specYaml: string | undefined;
+    let specJson: string | undefined;
+    app.get('/api/openapi.yaml', async (_req, reply) =>
+      reply.type('application/yaml; charset=utf-8').send((specYaml ??= YAML.stringify(servedSpec(config)))),
+    );
+    app.get('/api/openapi.json', async (_req, reply) =>
+      reply.type('application/json; charset=utf-8').send((specJson ??= JSON.stringify(servedSpec(config)))),
+    );
     app.register(async (instance) => {
       const { default: swagger } = await import('@fastify/swagger');
       const { default: swaggerUi } = await import('@fastify/swagger-ui');

@@ -2,7 +2,7 @@
 // (register, reset, change, end-user sign-up, reset and console-added users), after NIST SP
 // 800-63B 5.1.1.2: a minimum length, no commonly used password, nothing built from the user's own
 // e-mail address or name. No composition rules (they make passwords no harder to guess).
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
 import { Errors } from '../http/errors';
 import { PASSWORD_MIN } from '../../../shared/rules';
 
@@ -28,10 +28,16 @@ export function normalizeEmail(email: string): string {
 let common: Set<string> | undefined;
 /**
  * The 10,000 most used passwords of @zxcvbn-ts/language-common's list (ordered by frequency,
- * lower case), loaded on first use.
+ * lower case), loaded on first use. The package is required here, not imported at the top: its
+ * dictionaries (~2.4 MB of heap) then wait for the first password check instead of every start
+ * (issue 17: the embedded default's memory).
  */
 function commonPasswords(): Set<string> {
-  common ??= new Set(dictionary['passwords-common'].slice(0, COMMON_PASSWORDS_REFUSED));
+  if (!common) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { dictionary } = require('@zxcvbn-ts/language-common') as { dictionary: typeof Dictionary };
+    common = new Set(dictionary['passwords-common'].slice(0, COMMON_PASSWORDS_REFUSED));
+  }
   return common;
 }
 

@@ -4,8 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import nodemailer from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface MailMessage {
@@ -25,6 +24,7 @@ export function createOutboxMailer(dir: string, from: string, log?: FastifyBaseL
     kind: 'outbox',
     async send(message) {
       await fs.mkdir(dir, { recursive: true });
+      const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
       const eml = await new MailComposer({ from, ...message }).compile().build();
       // A file name that sorts by write time (operational: the real clock, not the injected one).
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -39,11 +39,26 @@ export function createOutboxMailer(dir: string, from: string, log?: FastifyBaseL
 }
 
 export function createSmtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const transport = smtpTransport(url);
   return {
     kind: 'smtp',
     async send(message) {
       await transport.sendMail({ from, ...message });
+    },
+  };
+}
+
+/**
+ * nodemailer's transport for an SMTP URL, made when the first message goes out: nodemailer and
+ * its dependencies (~2 MB of heap, ~40 modules) are loaded only by a platform that sends mail,
+ * not at every start (issue 17: the embedded default's memory).
+ */
+export function smtpTransport(url: string): { sendMail(message: SendMailOptions): Promise<unknown> } {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    async sendMail(message) {
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+      return (await transport).sendMail(message);
     },
   };
 }

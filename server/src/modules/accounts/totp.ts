@@ -1,21 +1,27 @@
 // TOTP (RFC 6238: 6 digits, 30 s steps) via otplib, and recovery codes.
 import crypto from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+
+/**
+ * otplib (and its crypto plugins), required at the first two-factor call rather than at start:
+ * most sign-ins never reach it (issue 17: the embedded default's memory).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const otplib = () => require('otplib') as typeof import('otplib');
 
 export const TOTP_PERIOD = 30;
 
 export function newTotpSecret(): string {
-  return generateSecret();
+  return otplib().generateSecret();
 }
 
 export function totpUri(secret: string, email: string): string {
-  return generateURI({ issuer: 'Hostbase', label: email, secret });
+  return otplib().generateURI({ issuer: 'Hostbase', label: email, secret });
 }
 
 /** The time step the code matched (±1 step for clock drift), or undefined. */
 export async function matchTotp(secret: string, code: string, epochSeconds: number): Promise<number | undefined> {
   if (!/^\d{6}$/.test(code)) return undefined;
-  const result = await verify({ secret, token: code, epoch: epochSeconds, epochTolerance: TOTP_PERIOD });
+  const result = await otplib().verify({ secret, token: code, epoch: epochSeconds, epochTolerance: TOTP_PERIOD });
   if (!result.valid) return undefined;
   return (result as { timeStep: number }).timeStep;
 }

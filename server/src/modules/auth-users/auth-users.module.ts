@@ -3,7 +3,6 @@
 // As a plugin: decorates app.authUsers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import nodemailer from 'nodemailer';
 import type { Deps } from '../../deps';
 import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
 import { keyProject } from '../../http/auth';
@@ -14,6 +13,7 @@ import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
+import { smtpTransport } from '../../lib/mailer';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { signInRecorder } from '../usage/active-users';
 
@@ -47,7 +47,7 @@ function projectMailers(deps: Deps) {
   const url = deps.config.mailProjectSmtpUrl;
   return createProjectMailers({
     platform: deps.mailer,
-    projectTransport: url ? nodemailer.createTransport(url) : undefined,
+    projectTransport: url ? smtpTransport(url) : undefined,
     verifiedDomainOf: async (projectId) => {
       const row = await smtp.domainOfProject(projectId);
       return row?.verified ? row.domain : undefined;

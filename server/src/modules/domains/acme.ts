@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
-import * as acme from 'acme-client';
+import type * as AcmeClient from 'acme-client';
 import type { SecretBox } from '../../lib/crypto';
 import type { DomainsRepository } from './domains.repository';
 
@@ -28,30 +28,44 @@ export interface AcmeIssuerOptions {
 }
 
 export class AcmeIssuer implements CertificateIssuer {
-  private client?: Promise<acme.Client>;
+  private client?: Promise<AcmeClient.Client>;
+  private library?: Promise<typeof AcmeClient>;
+  /** PEM roots of caFile, read at construction: a missing file is a start-up error. */
+  private readonly extraRoots?: string;
 
   constructor(private readonly o: AcmeIssuerOptions) {
-    if (o.caFile) {
+    if (o.caFile) this.extraRoots = fs.readFileSync(o.caFile, 'utf8');
+  }
+
+  /**
+   * acme-client, loaded at the first certificate: it and its dependencies (node-forge, @peculiar,
+   * axios: ~330 modules, ~8 MB of heap) are idle on a platform without custom domains (issue 17).
+   */
+  private acme(): Promise<typeof AcmeClient> {
+    this.library ??= import('acme-client').then((acme) => {
       // acme-client talks through its own axios instance: trust the extra roots there only.
-      const extra = fs.readFileSync(o.caFile, 'utf8');
-      acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...tls.rootCertificates, extra] });
-    }
+      if (this.extraRoots) acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...tls.rootCertificates, this.extraRoots] });
+      return acme;
+    });
+    return this.library;
   }
 
   private async accountKey(): Promise<string> {
+    const acme = await this.acme();
     const sealed = await this.o.repo.accountKey(this.o.directoryUrl);
     if (sealed) return this.o.secrets.open(sealed);
     const key = (await acme.crypto.createPrivateKey()).toString();
     return this.o.secrets.open(await this.o.repo.putAccountKey(this.o.directoryUrl, this.o.secrets.seal(key)));
   }
 
-  private acmeClient(): Promise<acme.Client> {
-    this.client ??= this.accountKey().then((accountKey) => new acme.Client({ directoryUrl: this.o.directoryUrl, accountKey }));
+  private acmeClient(): Promise<AcmeClient.Client> {
+    this.client ??= Promise.all([this.acme(), this.accountKey()]).then(([acme, accountKey]) => new acme.Client({ directoryUrl: this.o.directoryUrl, accountKey }));
     this.client.catch(() => (this.client = undefined));
     return this.client;
   }
 
   async issue(hostname: string): Promise<IssuedCertificate> {
+    const acme = await this.acme();
     const client = await this.acmeClient();
     const [key, csr] = await acme.crypto.createCsr({ commonName: hostname, altNames: [hostname] });
     const tokens: string[] = [];

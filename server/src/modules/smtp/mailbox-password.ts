@@ -6,7 +6,6 @@
 // other: the API's event loop never stalls on them, and memory stays at one 64 MiB hash.
 import crypto from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { argon2Verify } from 'hash-wasm';
 
 export const SCHEME = '{ARGON2ID}';
 /** 64 MiB, 3 passes, 1 lane: the RFC 9106 second recommendation. */
@@ -69,6 +68,8 @@ export function hashMailboxPassword(password: string): Promise<string> {
 export async function verifyMailboxPassword(password: string, stored: string): Promise<boolean> {
   if (!stored.startsWith(SCHEME)) return false;
   try {
+    // Loaded at the first check (mailbox passwords exist only with the mail servers attached).
+    const { argon2Verify } = await import('hash-wasm');
     return await argon2Verify({ password, hash: stored.slice(SCHEME.length) });
   } catch {
     return false;

@@ -3,7 +3,6 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ObjectStore } from './object-store';
 import { FsObjectStore } from './object-store.fs';
-import { S3ObjectStore } from './object-store.s3';
 
 export interface ObjectStoreConfig {
   dataDir: string;
@@ -25,6 +24,9 @@ export async function createObjectStore(config: ObjectStoreConfig): Promise<Obje
     // Bodies of unknown size are spooled on local disk before their single PUT. Spools of this
     // instance's previous process (killed mid-upload) are removed: DATA_DIR is one instance's.
     await fsp.rm(path.join(root, 's3-spool'), { recursive: true, force: true });
+    // Loaded only here: the minio client and its dependencies weigh ~6 MB of heap that a
+    // platform storing on disk (the default) never uses (issue 17).
+    const { S3ObjectStore } = await import('./object-store.s3');
     const store = new S3ObjectStore({ ...config.s3, spoolDir: path.join(root, 's3-spool') });
     await store.ensureBucket();
     return store;

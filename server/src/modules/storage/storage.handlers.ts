@@ -15,11 +15,12 @@ import type { StorageRuleRow } from './storage.tables';
 type ShareRequest = FastifyRequest<{ Params: { segment: string; objectId: string }; Querystring: { download?: string } }>;
 
 /**
- * Parser buffers of 1 MiB instead of the 16 KiB stream default: with 64 KiB socket reads, the
- * default paused the request and the file stream on every chunk. Bounded (a few MiB per upload
- * at most) and measured with bench/storage.ts: less server CPU per upload.
+ * Parser buffers of 256 KiB instead of the 16 KiB stream default: with 64 KiB socket reads, the
+ * default paused the request and the file stream on every chunk. Measured with bench/storage.ts:
+ * less server CPU per upload. Not 1 MiB: body chunks held that long outlived more scavenges and
+ * waited for a full GC (bench/upload-memory.ts, 256 MiB on PGlite: peak ~6 MB lower at 256 KiB).
  */
-const PARSER_BUFFER = 1 << 20;
+const PARSER_BUFFER = 256 << 10;
 const form = (req: FastifyRequest) => req.parts({ highWaterMark: PARSER_BUFFER, fileHwm: PARSER_BUFFER }) as AsyncIterable<FormPart>;
 
 /** GET {bucket domain}/s3/object-storage/{segment}/{objectId}, under /api and at the root. */
