@@ -246,29 +246,7 @@ export class ProcessRuntime implements Runtime {
     child.stderr!.on('data', append);
     child.on('error', (err) => this.appendLog(proc.spec.deploymentId, `[hostbase] could not start: ${err.message}\n`));
     child.on('exit', (code, signal) => void this.exited(proc, child, uid, code, signal));
-    if (network) void this.connect(proc, child, network);
-  }
-
-  /** Links the new sandbox to the network, then lets it run (bwrap waits on fd 4 until then). */
-  private async connect(proc: Proc, child: ChildProcess, network: SiteNetwork): Promise<void> {
-    const info = child.stdio[3] as NodeJS.ReadableStream;
-    const go = child.stdio[4] as NodeJS.WritableStream;
-    go.on('error', () => undefined); // the sandbox may die first
-    let text = '';
-    for await (const chunk of info) {
-      text += chunk.toString();
-      if (text.includes('}')) break;
-    }
-    const pid = Number(/"child-pid":\s*(\d+)/.exec(text)?.[1]);
-    if (pid > 0) {
-      try {
-        await network.attach(pid);
-      } catch (err) {
-        // Safe either way: without the link the site only lacks a way out. Said where its owner looks.
-        this.appendLog(proc.spec.deploymentId, `[hostbase] the site has no outbound network: ${(err as Error).message}\n`);
-      }
-    }
-    go.end('1');
+    if (network) void network.linkSandbox(child, (problem) => this.appendLog(proc.spec.deploymentId, `[hostbase] the site has no outbound network: ${problem}\n`));
   }
 
   private async exited(proc: Proc, child: ChildProcess, uid: number, code: number | null, signal: NodeJS.Signals | null): Promise<void> {

@@ -10,7 +10,7 @@
 //  - the rest (the public internet) is forwarded and masqueraded.
 // Without nftables or iproute2 the sites get no way out at all (SITE_EGRESS=none), never an
 // unfiltered one.
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { findTool } from './sandbox';
@@ -83,6 +83,31 @@ table inet ${TABLE} {
       return { problem: `the outbound filter could not be installed (${(e.stderr ?? e.message).trim().split('\n')[0]})` };
     }
     return new SiteNetwork(ip, nsenter);
+  }
+
+  /**
+   * For a sandbox bwrap started with --info-fd 3 --block-fd 4 (sandbox.ts): links its network
+   * namespace once it exists, then lets it run, so the link is up before its first instruction.
+   * Safe either way: without the link the sandbox only lacks a way out, and `say` tells its owner.
+   */
+  async linkSandbox(child: ChildProcess, say: (problem: string) => void): Promise<void> {
+    const info = child.stdio[3] as NodeJS.ReadableStream;
+    const go = child.stdio[4] as NodeJS.WritableStream;
+    go.on('error', () => undefined); // the sandbox may die first
+    let text = '';
+    for await (const chunk of info) {
+      text += chunk.toString();
+      if (text.includes('}')) break;
+    }
+    const pid = Number(/"child-pid":\s*(\d+)/.exec(text)?.[1]);
+    if (pid > 0) {
+      try {
+        await this.attach(pid);
+      } catch (err) {
+        say((err as Error).message);
+      }
+    }
+    go.end('1');
   }
 
   /**

@@ -104,7 +104,7 @@ export async function runBuildCommand(c: RunCommand): Promise<void> {
     stopped = why;
     await killAll(group, child.pid);
   };
-  if (c.network) void connect(child, c.network, c.onOutput);
+  if (c.network) void c.network.linkSandbox(child, (problem) => c.onOutput(`[hostbase] the build has no outbound network: ${problem}\n`));
   const timer = setTimeout(() => void stop(`The build was stopped: it ran longer than its limit of ${Math.round(c.limits.timeoutMs / 1000)} s.`), Math.max(0, (c.deadline ?? Date.now() + c.limits.timeoutMs) - Date.now()));
   const onAbort = () => void stop('The build was cancelled.');
   c.signal?.addEventListener('abort', onAbort);
@@ -158,25 +158,4 @@ async function killAll(group: SiteGroup, pid: number | undefined): Promise<void>
     }
   }
   await group.killAll();
-}
-
-/** As runtime.process.ts: link the sandbox to the filtered network, then let it run. */
-async function connect(child: ReturnType<typeof spawn>, network: SiteNetwork, onOutput: (t: string) => void): Promise<void> {
-  const info = child.stdio[3] as NodeJS.ReadableStream;
-  const go = child.stdio[4] as NodeJS.WritableStream;
-  go.on('error', () => undefined);
-  let text = '';
-  for await (const chunk of info) {
-    text += chunk.toString();
-    if (text.includes('}')) break;
-  }
-  const pid = Number(/"child-pid":\s*(\d+)/.exec(text)?.[1]);
-  if (pid > 0) {
-    try {
-      await network.attach(pid);
-    } catch (err) {
-      onOutput(`[hostbase] the build has no outbound network: ${(err as Error).message}\n`);
-    }
-  }
-  go.end('1');
 }
