@@ -48,13 +48,17 @@ test('signals the process in the pid file (SIGUSR1) and ignores a missing or sta
   const child = spawn(process.execPath, ['-e', "process.on('SIGUSR1', () => { console.log('reload'); process.exit(0) }); console.log('ready'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const ready = new Promise<void>((resolve) => child.stdout.on('data', (d) => ((out += d), out.includes('ready') && resolve())));
-  await ready;
-  out = '';
-  const pidFile = path.join(dir, 'opendkim.pid');
-  fs.writeFileSync(pidFile, `${child.pid}\n`);
   const exited = new Promise((r) => child.on('exit', r));
-  writeDkimKeys([], { dir, pidFile });
-  await exited;
+  const pidFile = path.join(dir, 'opendkim.pid');
+  try {
+    await ready;
+    out = '';
+    fs.writeFileSync(pidFile, `${child.pid}\n`);
+    writeDkimKeys([], { dir, pidFile });
+    await exited;
+  } finally {
+    child.kill('SIGKILL'); // whatever happened, no process outlives the test (jest would wait for it)
+  }
   expect(out.trim()).toBe('reload');
   expect(() => writeDkimKeys([], { dir, pidFile: path.join(dir, 'missing.pid') })).not.toThrow();
   expect(() => writeDkimKeys([], { dir, pidFile })).not.toThrow(); // that process is gone
