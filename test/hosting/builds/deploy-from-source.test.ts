@@ -60,6 +60,11 @@ describe('build settings', () => {
       expect(res.json().message).toMatch(/relative|inside the upload|\//);
     }
     expect((await settings(p, { build_command: 'x\ny' })).statusCode).toBe(400);
+    for (const nul of [{ build_command: 'npm\u0000run' }, { root_directory: 'app\u0000' }, { output_directory: '\u0000' }]) {
+      const res = await settings(p, nul);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toEqual(expect.any(String));
+    }
     expect((await settings(p, { start_command: 'x'.repeat(1025) })).statusCode).toBe(400);
     expect((await settings(p, { unknown: 1 })).statusCode).toBe(400);
     // Nothing of the refused calls was written.
