@@ -83,13 +83,20 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
   return check();
 }
 
-(sandboxed ? test : test.skip)('npm start on a fresh machine: sandboxed sites, stopped by Ctrl-C bursts and by the death of the server', async () => {
+/**
+ * What a new user's machine gives `npm start`: an empty DATA_DIR, a free port, and, in the
+ * PostgreSQL pass, a fresh database of its own (the PGlite pass is `npm start` with no configuration).
+ */
+async function freshMachine() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  // The PostgreSQL pass runs the same path against a fresh database of its own; the PGlite pass
-  // is exactly `npm start` with no configuration.
   const pg = testDriver() === 'postgres' ? await createTestDatabase() : undefined;
   const databaseUrl = pg ? urlWithDatabase(process.env.DATABASE_URL!, pg.name) : undefined;
+  return { dataDir, port, pg, databaseUrl };
+}
+
+(sandboxed ? test : test.skip)('npm start on a fresh machine: sandboxed sites, stopped by Ctrl-C bursts and by the death of the server', async () => {
+  const { dataDir, port, pg, databaseUrl } = await freshMachine();
   let platform = await startPlatform(dataDir, port, databaseUrl);
   try {
     const email = `new-${Date.now()}@example.com`;
@@ -151,10 +158,7 @@ async function until(check: () => boolean, tries = 100): Promise<boolean> {
 }, 300_000);
 
 (sandboxed ? test : test.skip)('kill -9 of npm start (scripts/start.mjs): the server it started shuts down and no site process remains', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const pg = testDriver() === 'postgres' ? await createTestDatabase() : undefined;
-  const databaseUrl = pg ? urlWithDatabase(process.env.DATABASE_URL!, pg.name) : undefined;
+  const { dataDir, port, pg, databaseUrl } = await freshMachine();
   const platform = await startPlatform(dataDir, port, databaseUrl);
   try {
     const reg = await json(port, '/api/register', { name: 'New User', email: `kill-${Date.now()}@example.com`, password: 'Tq8#vLm2-ZpWx9rK' });
@@ -192,10 +196,7 @@ require('http').createServer((q, r) => r.end(process.env.GREETING)).listen(proce
 }, 300_000);
 
 (sandboxed ? test : test.skip)('kill -9 of the server during a build from source: the build dies with it and fails at the next start; the live site stays', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-start-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const pg = testDriver() === 'postgres' ? await createTestDatabase() : undefined;
-  const databaseUrl = pg ? urlWithDatabase(process.env.DATABASE_URL!, pg.name) : undefined;
+  const { dataDir, port, pg, databaseUrl } = await freshMachine();
   let platform = await startPlatform(dataDir, port, databaseUrl);
   try {
     const reg = await json(port, '/api/register', { name: 'New User', email: `build-${Date.now()}@example.com`, password: 'Tq8#vLm2-ZpWx9rK' });

@@ -1,6 +1,6 @@
 // A deployment's build log: the platform's own steps (timestamped lines) and a build's output as
-// it comes, kept in site_deployments.build_log. While a build from source runs, the text is
-// written back every FLUSH_MS so any instance can stream it (streamDeploymentLog); it only ever
+// it comes, kept in site_deployments.build_log. While a build from source runs, what is new is
+// appended every FLUSH_MS so any instance can stream it (streamDeploymentLog); it only ever
 // grows, so a reader's offset stays valid. Past MAX_LOG_BYTES the build's output is dropped (one
 // line says so) but the platform's own lines (failed, live) are still added.
 import type { Clock } from '../../lib/clock';
@@ -13,16 +13,18 @@ export class BuildLog {
   private truncated = false;
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
-  private dirty = false;
+  /** How much of the text the database has (appends go in order: one flush at a time). */
+  private written: number;
 
   constructor(
     private readonly clock: Clock,
-    /** Where the text is written while a build runs (none for uploads that are not built). */
-    private readonly sink?: (text: string) => Promise<void>,
-    /** The log so far (a build taken from the queue goes on where the upload's instance stopped). */
+    /** Appends what is new to the stored log while a build runs. */
+    private readonly sink?: (appended: string) => Promise<void>,
+    /** The log so far, stored already (a build taken from the queue goes on where the upload's instance stopped). */
     initial = '',
   ) {
     this.text_ = initial;
+    this.written = initial.length;
   }
 
   /** One of the platform's own steps. */
@@ -49,7 +51,6 @@ export class BuildLog {
 
   private changed(): void {
     if (!this.sink) return;
-    this.dirty = true;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
@@ -61,9 +62,13 @@ export class BuildLog {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.flushing;
-    if (!this.sink || !this.dirty) return;
-    this.dirty = false;
-    this.flushing = this.sink(this.text_).catch(() => undefined); // a lost write is caught up by the next
+    if (!this.sink || this.written >= this.text_.length) return;
+    const upTo = this.text_.length;
+    // A failed append is sent again with the next one (written only moves on success).
+    this.flushing = this.sink(this.text_.slice(this.written, upTo)).then(
+      () => void (this.written = upTo),
+      () => undefined,
+    );
     await this.flushing;
   }
 }

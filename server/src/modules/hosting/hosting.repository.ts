@@ -154,9 +154,12 @@ export class HostingRepository {
 
   // ---- builds from source (source-builds.ts) ---------------------------------------------------
 
-  /** The log of a build in progress; never touches one that has finished (its final log is written then). */
-  async writeBuildLog(id: string, text: string): Promise<void> {
-    await this.db.update(siteDeployments).set({ buildLog: text }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  /** Appends to the log of a build in progress; never touches one that has finished (its final log is written then). */
+  async appendBuildLog(id: string, text: string): Promise<void> {
+    await this.db
+      .update(siteDeployments)
+      .set({ buildLog: sql`${siteDeployments.buildLog} || ${text}` })
+      .where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
   }
 
   /** Hands a build from source to whichever instance runs builds (its source archive is stored). */

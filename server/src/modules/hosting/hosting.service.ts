@@ -149,7 +149,7 @@ export class HostingService {
     zip: ZipSource,
     row: DeploymentRow,
   ): Promise<DeploymentRow | { row: DeploymentRow; plan: BuildPlan; workspace: string; log: BuildLog } | { row: DeploymentRow; plan: BuildPlan; queued: true }> {
-    const log = new BuildLog(this.d.clock, (text) => this.d.repo.writeBuildLog(row.id, text));
+    const log = new BuildLog(this.d.clock, (text) => this.d.repo.appendBuildLog(row.id, text));
     let staged: string | undefined;
     let storing: Promise<void> | undefined;
     try {
@@ -198,7 +198,8 @@ export class HostingService {
           storing = undefined;
           return { row: { ...row, framework: source.framework, builder: null }, plan: source, queued: true };
         }
-        await this.d.repo.finishBuild(row.id, { framework: source.framework, buildLog: log.text });
+        await this.d.repo.finishBuild(row.id, { framework: source.framework });
+        await log.flush(); // while building, the log is only ever appended to (build-log.ts)
         const workspace = staged;
         staged = undefined;
         storing = undefined;
@@ -216,7 +217,8 @@ export class HostingService {
       await this.d.files.publish(row.id, staged);
       staged = undefined;
       log.add('Stored');
-      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, rules, buildLog: log.text });
+      await this.d.repo.finishBuild(row.id, { sizeBytes: plan.totalBytes, fileCount: plan.files.length, root: layout.root, entry: layout.entry ?? null, rules });
+      await log.flush();
       const deployment = { ...row, root: layout.root, entry: layout.entry ?? null };
       if (kind) {
         log.add(`Starting the ${kind} process`);
@@ -261,7 +263,7 @@ export class HostingService {
    */
   async buildQueued(row: DeploymentRow, projectOf: (id: string) => Promise<ProjectRow | undefined>): Promise<void> {
     const beat = this.d.builds.heartbeat(row.id);
-    const log = new BuildLog(this.d.clock, (text) => this.d.repo.writeBuildLog(row.id, text), row.buildLog);
+    const log = new BuildLog(this.d.clock, (text) => this.d.repo.appendBuildLog(row.id, text), row.buildLog);
     const project = await projectOf(row.projectId).catch(() => undefined);
     try {
       if (!project) throw new BuildFailedError('The project is gone.');

@@ -16,7 +16,7 @@ import type { BuildLog } from './build-log';
 import type { BuildSettingsService } from './build-settings';
 import { BuildFailedError, dropLinks, type Builder, type BuildOutcome } from './builds/builder';
 import { detectBuild, type BuildPlan } from './builds/detect';
-import { writeArchive } from './builds/output-archive';
+import { regularFiles, writeArchive } from './builds/output-archive';
 import type { HostingRepository } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import type { SiteEnv } from './site-env';
@@ -237,14 +237,5 @@ function layoutOf(names: Set<string>): string {
 
 /** Relative paths of the regular files under dir (links are never followed). */
 export async function fileNames(dir: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  const walk = async (rel: string) => {
-    for (const e of await fsp.readdir(path.join(dir, rel), { withFileTypes: true })) {
-      const name = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(name);
-      else if (e.isFile()) out.add(name);
-    }
-  };
-  await walk('');
-  return out;
+  return new Set((await regularFiles(dir)).files.map((f) => f.rel));
 }

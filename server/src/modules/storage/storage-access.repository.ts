@@ -56,21 +56,16 @@ export class StorageAccessRepository {
       ELSE false END`;
     const conditions: SQL[] = [eq(storageObjects.projectId, projectId), sql`coalesce(${readable}, false)`];
     if (folder !== '') conditions.push(sql`(${storageObjects.folder} = ${folder} OR starts_with(${storageObjects.folder}, ${folder + '/'}))`);
-    const found = await this.db
-      .select({ row: storageObjects, total: sql<string>`count(*) OVER ()` })
-      .from(storageObjects)
-      .where(and(...conditions))
-      .orderBy(desc(storageObjects.createdAt), desc(storageObjects.objectId))
-      .limit(limit)
-      .offset(offset);
-    if (found.length > 0 || offset === 0) return { rows: found.map((f) => f.row), total: Number(found[0]?.total ?? 0) };
-    const [total] = await this.db.select({ n: sql<string>`count(*)` }).from(storageObjects).where(and(...conditions));
-    return { rows: [], total: Number(total?.n ?? 0) };
+    return this.page(conditions, limit, offset);
   }
 
   /** A page of every file of the project in `folder` and below (secret key, console). */
   async folderPage(projectId: string, folder: string, limit: number, offset: number): Promise<{ rows: StorageObjectRow[]; total: number }> {
-    const conditions: SQL[] = [eq(storageObjects.projectId, projectId), sql`(${storageObjects.folder} = ${folder} OR starts_with(${storageObjects.folder}, ${folder + '/'}))`];
+    return this.page([eq(storageObjects.projectId, projectId), sql`(${storageObjects.folder} = ${folder} OR starts_with(${storageObjects.folder}, ${folder + '/'}))`], limit, offset);
+  }
+
+  /** Newest first; the total of all matching rows comes with the page (a page past the end counts them alone). */
+  private async page(conditions: SQL[], limit: number, offset: number): Promise<{ rows: StorageObjectRow[]; total: number }> {
     const found = await this.db
       .select({ row: storageObjects, total: sql<string>`count(*) OVER ()` })
       .from(storageObjects)
