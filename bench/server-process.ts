@@ -1,15 +1,18 @@
-// What the process benches share: a real server process (`node dist/server/src/server.js`, as
-// `npm run serve`, or the sources through tsx when dist/ is missing or BENCH_SERVER=tsx), its
-// memory from /proc, and a PostgreSQL database of the bench's own.
+// What the process benches share: a real server process (`node dist/server/src/server.js` with the
+// flags and environment `npm start` gives it, scripts/server-process.mjs; or the sources through
+// tsx when dist/ is missing or BENCH_SERVER=tsx), its memory from /proc, and a PostgreSQL
+// database of the bench's own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+// @ts-expect-error -- a plain .mjs shared with scripts/start.mjs (tsx loads it)
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
 
 const ROOT = path.resolve(__dirname, '..');
-const DIST_SERVER = path.join(ROOT, 'dist', 'server', 'src', 'server.js');
+const DIST_SERVER = path.join(ROOT, SERVER_ENTRY);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,14 +43,13 @@ export async function startServer(dataDir: string, databaseUrl?: string, env: Re
   const useDist = process.env.BENCH_SERVER ? process.env.BENCH_SERVER === 'dist' : fs.existsSync(DIST_SERVER);
   const entry = useDist ? [DIST_SERVER] : ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'server.ts')];
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  // The same V8 flags as `npm run serve`: a 1 MiB young generation.
-  const child = spawn(process.execPath, ['--max-semi-space-size=1', ...extra, ...entry], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...extra, ...entry], {
     cwd: os.tmpdir(),
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      // As `npm run serve`: two malloc arenas (BENCH_MALLOC_ARENA_MAX='' for glibc's default).
-      ...(process.env.BENCH_MALLOC_ARENA_MAX === '' ? {} : { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2' }),
+      // As `npm start` (BENCH_MALLOC_ARENA_MAX='' for glibc's default arenas).
+      ...(process.env.BENCH_MALLOC_ARENA_MAX === '' ? {} : { ...SERVER_ENV, ...(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {}) }),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -3,12 +3,12 @@
 // The server's resident memory around one big upload, in the three ways it runs: embedded PGlite
 // on a fresh data directory (its first start creates the database), PGlite reopened (the same
 // directory, started again) and PostgreSQL (DATABASE_URL, a database of the bench's own). Each
-// run starts a real server process (`node dist/server/src/server.js`, as `npm run serve`, or the
+// run starts a real server process (`node dist/server/src/server.js`, as `npm start` does, or the
 // sources through tsx when dist/ is missing), signs up (or in), uploads BENCH_MIB (default 256)
 // MiB of random bytes with curl to the storage API, samples the server's RSS every 5 ms and
 // prints: RSS once up, the peak during the upload, and VmHWM (the kernel's own peak since the
 // process started, start-up included). Goal (issue 17): PGlite fresh < 250 MB, reopened < 150 MB.
-// The server runs with MALLOC_ARENA_MAX=2 as `npm run serve` does (BENCH_MALLOC_ARENA_MAX='' for glibc's default).
+// The server runs with `npm start`'s flags and MALLOC_ARENA_MAX (scripts/server-process.mjs; BENCH_MALLOC_ARENA_MAX='' for glibc's default).
 // Options (env): BENCH_MIB, BENCH_DIR (default the OS temp dir), BENCH_SERVER=tsx|dist,
 // BENCH_ONLY=fresh,reopened,postgres (a subset), BENCH_NODE_FLAGS (extra flags for the server).
 import { execFile } from 'node:child_process';

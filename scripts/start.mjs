@@ -5,6 +5,7 @@ import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from './server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
@@ -35,28 +36,30 @@ function stale(stamp, output, sources) {
   return !built || fs.statSync(built).mtimeMs < newestMtime(sources);
 }
 
-if (!fs.existsSync(bin('tsc')) || !fs.existsSync(bin('vite'))) {
+// `npm run serve` (--no-build): what is built already, as it is.
+const build = !process.argv.includes('--no-build');
+if (build && (!fs.existsSync(bin('tsc')) || !fs.existsSync(bin('vite')))) {
   console.log('hostbase: installing dependencies (first start)…');
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
-if (stale('dist/.stamp', 'dist/server/src/server.js', ['server/src', 'shared', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])) {
+if (build && stale('dist/.stamp', 'dist/server/src/server.js', ['server/src', 'shared', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])) {
   console.log('hostbase: building the server…');
   run(bin('tsc'), ['-p', 'tsconfig.build.json']);
   fs.writeFileSync(path.join(root, 'dist/.stamp'), new Date().toISOString());
 }
-if (stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml'])) {
+if (build && stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml'])) {
   console.log('hostbase: building the web console…');
   run(bin('vite'), ['build', '--config', 'web/vite.config.mts', '--logLevel', 'warn']);
   fs.writeFileSync(path.join(root, 'web/dist/.stamp'), new Date().toISOString());
 }
 
-// A 1 MiB young generation: streamed uploads churn through 64 KiB buffers, and V8's default
-// 16 MiB semi-spaces let them pile up. Measured with bench/storage.ts on PostgreSQL: idle RSS
-// 131 -> 111 MB, peak during a 256 MiB upload 176 -> 144 MB, no loss of throughput.
-const NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=1'];
 // The IPC channel is the server's lifeline: should this process die without a word (kill -9),
 // the channel closes and the server shuts down as for a Ctrl-C, stopping its sites (server.ts).
-const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, 'dist/server/src/server.js')], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], cwd: root });
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, SERVER_ENTRY)], {
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  cwd: root,
+  env: { ...SERVER_ENV, ...process.env },
+});
 // A Ctrl-C reaches the server from the terminal too; forwarding covers a signal sent to this
 // process alone (kill PID). The server takes repeats calmly, and we wait for it to finish stopping
 // its sites: exiting first would hand the terminal back while they still run.

@@ -132,6 +132,15 @@ describe('docker/Dockerfile', () => {
     for (const m of text.matchAll(/dist\/(server\/src\/\S+)\.js/g)) expect(fs.existsSync(path.join(ROOT, `${m[1]}.ts`))).toBe(true);
   });
 
+  test("runs the server as npm start does (scripts/server-process.mjs: node's flags and MALLOC_ARENA_MAX)", () => {
+    const shared = read('scripts/server-process.mjs');
+    const flags = JSON.parse(/SERVER_NODE_FLAGS = (\[[^\]]*\])/.exec(shared)![1].replace(/'/g, '"')) as string[];
+    const env = /SERVER_ENV = \{ MALLOC_ARENA_MAX: '(\d+)' \}/.exec(shared)![1];
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(text)![1]) as string[];
+    expect(cmd).toEqual(['node', ...flags, 'dist/server/src/server.js']);
+    expect(text).toMatch(new RegExp(`^ENV .*\\bMALLOC_ARENA_MAX=${env}\\b`, 'm'));
+  });
+
   test('the mail entrypoint is an executable bash script that parses', async () => {
     const file = path.join(DOCKER, 'mail-entrypoint.sh');
     expect(fs.statSync(file).mode & 0o111).not.toBe(0);

@@ -2,7 +2,6 @@
 // package's own assets, pointed at it, with the docs' browser-security headers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import YAML from 'yaml';
 import type { Config } from '../config';
 import { loadSpec } from './contract';
 import { docsSecurityHeaders } from './security-headers';
@@ -29,9 +28,11 @@ export const docsPlugin = fp(
     // ~1.5 MB are not held by a platform whose contract is never downloaded; issue 17).
     let specYaml: string | undefined;
     let specJson: string | undefined;
-    app.get('/api/openapi.yaml', async (_req, reply) =>
-      reply.type('application/yaml; charset=utf-8').send((specYaml ??= YAML.stringify(servedSpec(config)))),
-    );
+    app.get('/api/openapi.yaml', async (_req, reply) => {
+      // The yaml package is loaded for this download only (the server reads the contract as JSON).
+      specYaml ??= (await import('yaml')).default.stringify(servedSpec(config));
+      return reply.type('application/yaml; charset=utf-8').send(specYaml);
+    });
     app.get('/api/openapi.json', async (_req, reply) =>
       reply.type('application/json; charset=utf-8').send((specJson ??= JSON.stringify(servedSpec(config)))),
     );

@@ -11,6 +11,7 @@ import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from './errors';
+import { onFirstUse, registerLazySerializers } from './lazy-schemas';
 
 // verbose: errors carry their schema, so a rule's own wording (x-messages) can replace ajv's.
 const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false, strict: false, verbose: true };
@@ -62,14 +63,19 @@ function pointerEscape(key: string): string {
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** Wraps a schema validator with the storable-text check; Fastify formats the errors as "body/name must …". */
-function withTextCheck(validate: Validate): Validate {
+/**
+ * The storable-text check, then the schema's validator, compiled on the route's first request
+ * (lazy-schemas.ts says why). Fastify formats the errors as "body/name must …".
+ */
+function withTextCheck(compile: () => Validate): Validate {
+  let validate: Validate | undefined;
   const checked: Validate = (data: unknown) => {
     const problem = findUnstorableText(data);
     if (problem) {
       checked.errors = [{ keyword: 'storableText', instancePath: problem.path, schemaPath: '#/storableText', params: {}, message: problem.message }];
       return false;
     }
+    validate ??= compile();
     const ok = validate(data);
     checked.errors = validate.errors;
     return ok;
@@ -101,7 +107,8 @@ export function registerValidation(app: FastifyInstance): void {
   const coercing = new Ajv({ ...base, coerceTypes: 'array' });
   addFormats(strict);
   addFormats(coercing);
-  app.setValidatorCompiler(({ schema, httpPart }) => withTextCheck((httpPart === 'body' ? strict : coercing).compile(schema) as Validate));
+  app.setValidatorCompiler(({ schema, httpPart }) => withTextCheck(onFirstUse(app, () => (httpPart === 'body' ? strict : coercing).compile(schema) as Validate)));
+  registerLazySerializers(app);
 }
 
 interface FormSchema {
