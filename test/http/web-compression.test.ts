@@ -44,6 +44,8 @@ beforeAll(async () => {
   write('assets/loose-def.css', LOOSE_CSS); // no copies: made at start
   write('assets/tiny-123.js', 'export {};'); // too small to be worth compressing
   write('assets/logo-456.png', PNG);
+  write('assets/later-789.js', 'export const v = "as built";'.repeat(20));
+  write('assets/removed-000.js', 'export {};');
   fs.mkdirSync(path.join(webDir, 'prerendered'));
   write('prerendered/index.html', prerendered('Landing'));
   write('prerendered/pricing.html', prerendered('Pricing'));
@@ -296,5 +298,25 @@ describe('robots.txt and sitemap.xml', () => {
     const post = await app.inject({ method: 'POST', url: '/sitemap.xml' });
     expect(post.statusCode).toBeGreaterThanOrEqual(400);
     expect(post.statusCode).toBeLessThan(500);
+  });
+});
+
+describe('files are read on their first request, not at start', () => {
+  test('a file changed after start is served as it is on disk at its first request, then kept', async () => {
+    const file = path.join(webDir, 'assets/later-789.js');
+    fs.writeFileSync(file, 'export const v = "changed";'.repeat(20));
+    const first = await app.inject({ method: 'GET', url: '/assets/later-789.js' });
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('"changed"');
+    fs.writeFileSync(file, 'export const v = "again";'.repeat(20));
+    const second = await app.inject({ method: 'GET', url: '/assets/later-789.js' });
+    expect(second.body).toBe(first.body);
+  });
+
+  test('a file removed since start is a 404 in the error shape, not a 500', async () => {
+    fs.rmSync(path.join(webDir, 'assets/removed-000.js'));
+    const res = await app.inject({ method: 'GET', url: '/assets/removed-000.js' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ message: 'File /assets/removed-000.js not found' });
   });
 });

@@ -1,5 +1,5 @@
-// The built console (web/dist) held in memory, each file with its brotli and gzip copies (written
-// by the build, web/precompress.mts; made here at start for a file the build left without one),
+// The built console (web/dist) held in memory once asked for, each file with its brotli and gzip
+// copies (written by the build, web/precompress.mts; made here for a file the build left without one),
 // served by content negotiation. Every representation has its own strong ETag, so a cache or a
 // conditional request never mixes encodings up. A byte range is always a range of the identity
 // bytes: a request that carries a satisfiable Range gets identity, never a slice of a brotli
@@ -81,25 +81,38 @@ async function readIfPresent(file: string): Promise<Buffer | undefined> {
   return fs.readFile(file).catch(() => undefined);
 }
 
+/** An asset read from disk on its first request, then kept (the same promise for every caller). */
+export type AssetLoader = () => Promise<WebAsset>;
+
 /**
- * Every file of the build by its URL path (`/assets/index-abc.js`). The `.br` and `.gz` copies are
- * representations of their file, not files of their own.
+ * Every file of the build by its URL path (`/assets/index-abc.js`), each read (with its `.br` and
+ * `.gz` copies, representations of the file, not files of their own) on its first request and
+ * kept from then on: an instance that serves only the API holds none of the console's ~2.7 MB
+ * (issue 17, bench/upload-memory.ts). A file that can no longer be read is retried next time.
  */
-export async function loadWebAssets(webDir: string): Promise<Map<string, WebAsset>> {
+export async function listWebAssets(webDir: string): Promise<Map<string, AssetLoader>> {
   const files = (await listFiles(webDir)).filter((f) => !/\.(br|gz)$/.test(f));
-  const assets = new Map<string, WebAsset>();
-  await Promise.all(
-    files.map(async (rel) => {
-      const file = path.join(webDir, rel);
-      const [body, stat, br, gz] = await Promise.all([fs.readFile(file), fs.stat(file), readIfPresent(file + SUFFIX.br), readIfPresent(file + SUFFIX.gzip)]);
-      const urlPath = '/' + rel.split(path.sep).join('/');
-      // Hashed names under assets/ never change: a year. Anything else is revalidated each time.
-      const cacheControl = urlPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-      const contentType = mime.contentType(path.extname(rel)) || 'application/octet-stream';
-      assets.set(urlPath, await makeAsset(body, contentType, cacheControl, stat.mtime, { br, gzip: gz }));
-    }),
-  );
-  return assets;
+  return new Map(files.map((rel) => ['/' + rel.split(path.sep).join('/'), assetLoader(webDir, rel)]));
+}
+
+function assetLoader(webDir: string, rel: string): AssetLoader {
+  let loading: Promise<WebAsset> | undefined;
+  return () => {
+    loading ??= readAsset(webDir, rel).catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  };
+}
+
+async function readAsset(webDir: string, rel: string): Promise<WebAsset> {
+  const file = path.join(webDir, rel);
+  const [body, stat, br, gz] = await Promise.all([fs.readFile(file), fs.stat(file), readIfPresent(file + SUFFIX.br), readIfPresent(file + SUFFIX.gzip)]);
+  // Hashed names under assets/ never change: a year. Anything else is revalidated each time.
+  const cacheControl = rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
+  const contentType = mime.contentType(path.extname(rel)) || 'application/octet-stream';
+  return makeAsset(body, contentType, cacheControl, stat.mtime, { br, gzip: gz });
 }
 
 /** Answers a GET or HEAD for an asset: 200 in the negotiated encoding, 206/416 for a range, 304. */
