@@ -134,8 +134,9 @@ describe('claiming builds queued in the database', () => {
   let a2: SiteProject;
   let b1: SiteProject;
   let c1: SiteProject;
+  let devA: Awaited<ReturnType<typeof registerDeveloper>>;
   beforeAll(async () => {
-    const devA = await registerDeveloper(t);
+    devA = await registerDeveloper(t);
     a1 = await createSiteProject(t, devA);
     a2 = await createSiteProject(t, devA);
     b1 = await createSiteProject(t);
@@ -170,6 +171,14 @@ describe('claiming builds queued in the database', () => {
     const aQueued = await row(a2, '5 minutes');
     await row(b1, '1 minute');
     expect((await repo.claimQueuedBuild('this-instance', 1))?.id).toBe(aQueued);
+  });
+
+  test("an instance counts an account's builds running on the others, not its own nor those waiting for a slot", async () => {
+    await row(a1, '10 minutes', 'other-instance');
+    await t.database.query(`UPDATE site_deployments SET build_started_at = NULL WHERE id = $1`, [await row(a2, '5 minutes', 'other-instance')]);
+    await row(b1, '1 minute', 'this-instance');
+    expect(await repo.runningElsewhere([devA.id, b1.dev.id, c1.dev.id], 'this-instance')).toEqual(new Map([[devA.id, 1]]));
+    expect(await repo.runningElsewhere([devA.id, b1.dev.id], 'other-instance')).toEqual(new Map([[b1.dev.id, 1]]));
   });
 
   test('an account at its cap is not claimed; its queued build says why, once, and is taken when one ends', async () => {

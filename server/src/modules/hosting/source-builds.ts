@@ -211,6 +211,8 @@ export class SourceBuilds {
       };
       signal.addEventListener('abort', stop, { once: true });
     });
+    // Stopped while the counts below are read: rejected before it is awaited, never unhandled.
+    started.catch(() => undefined);
     this.waiting.push(waiter);
     if (this.d.cluster) await this.refreshElsewhere();
     this.pump();
@@ -263,7 +265,7 @@ export class SourceBuilds {
     return this.runningBy.get(owner) ?? 0;
   }
 
-  /** The account's builds running across the platform: here, and claimed by other instances. */
+  /** The account's builds running across the platform: here, and on other instances (as last read). */
   private accountRunning(owner: string): number {
     return this.localOf(owner) + (this.elsewhere.get(owner) ?? 0);
   }
