@@ -58,10 +58,11 @@ export interface Config {
   /**
    * Builds from source (modules/hosting/builds): what one build may use (BUILD_TIMEOUT_SECONDS,
    * BUILD_MEMORY_MB, BUILD_DISK_MB), how many run at once on this instance (BUILD_CONCURRENCY;
-   * the others wait their turn) and the Python package index pip may use (PIP_INDEX_URL; absent:
+   * the others wait their turn), how many of one account's run at once across the platform
+   * (BUILD_PER_ACCOUNT; its others wait, so one tenant never fills every slot) and the Python package index pip may use (PIP_INDEX_URL; absent:
    * none, so requirements are installed from the upload's own wheels and the host's packages).
    */
-  builds: { timeoutMs: number; memoryBytes: number; diskBytes: number; concurrency: number; pipIndexUrl?: string };
+  builds: { timeoutMs: number; memoryBytes: number; diskBytes: number; concurrency: number; perAccount: number; pipIndexUrl?: string };
   /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
   http: HttpLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
@@ -286,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
       memoryBytes: atLeastOne(env, 'BUILD_MEMORY_MB', 2048) * 1024 * 1024,
       diskBytes: atLeastOne(env, 'BUILD_DISK_MB', 4096) * 1024 * 1024,
       concurrency: atLeastOne(env, 'BUILD_CONCURRENCY', 1),
+      perAccount: atLeastOne(env, 'BUILD_PER_ACCOUNT', 2),
       pipIndexUrl: env.PIP_INDEX_URL || undefined,
     },
     http: {

@@ -28,3 +28,9 @@ export function tenantError(err: unknown): AppError {
   if (e.code === '42P01') return Errors.notFound('Table');
   return Errors.queryFailed(message);
 }
+
+/** PostgreSQL's unique_violation (23505), from pg or PGlite, bare or wrapped by drizzle. */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
+  return false;
+}

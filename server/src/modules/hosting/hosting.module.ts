@@ -112,7 +112,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     timeout_seconds: Math.round(buildLimits.timeoutMs / 1000), memory_mb: Math.round(buildLimits.memoryBytes / 1048576), disk_mb: Math.round(buildLimits.diskBytes / 1048576),
   });
   const sources = new SourceBuilds({
-    repo, files, lifecycle: builds, builder, settings: buildSettings, env, log: deps.log, concurrency: buildLimits.concurrency, instanceId: builds.instanceId,
+    repo, files, lifecycle: builds, builder, settings: buildSettings, env, log: deps.log, concurrency: buildLimits.concurrency, perAccount: buildLimits.perAccount, instanceId: builds.instanceId,
     cluster: config.siteRunner === 'local' ? undefined : { mayBuild: config.siteRunner !== 'gateway' },
     refuseWith: config.siteRuntime === 'docker' ? 'Builds from source run in the process sandbox, and this platform runs sites in Docker (SITE_RUNTIME=docker): upload the built site instead.' : undefined,
   });

@@ -3,6 +3,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUuid } from '../../lib/ids';
+import { isUniqueViolation } from '../database/pg-errors';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
 import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
@@ -162,23 +163,77 @@ export class HostingRepository {
       .where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
   }
 
-  /** Hands a build from source to whichever instance runs builds (its source archive is stored). */
-  async queueBuild(id: string, framework: string, buildLog: string): Promise<void> {
-    await this.db.update(siteDeployments).set({ builder: null, framework, buildLog, heartbeatAt: sql`now()` }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  /**
+   * Hands a build from source to whichever instance runs builds (its source archive is stored).
+   * False when another build of the site is running: the one-build index refused the framework.
+   */
+  async queueBuild(id: string, framework: string, buildLog: string): Promise<boolean> {
+    return oneBuild(this.db.update(siteDeployments).set({ builder: null, framework, buildLog, heartbeatAt: sql`now()` }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building'))));
   }
 
-  /** The oldest queued build, now this instance's (one instance gets each); undefined when none waits. */
-  async claimQueuedBuild(builder: string): Promise<DeploymentRow | undefined> {
+  /** Marks a deployment as a build from source, built here; false when another build of the site is running. */
+  async startSourceBuild(id: string, framework: string): Promise<boolean> {
+    return oneBuild(this.db.update(siteDeployments).set({ framework }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building'))));
+  }
+
+  /**
+   * A queued build, now this instance's (one instance gets each); undefined when none may start.
+   * Fair between accounts: the queued build of the owner with the fewest builds running across
+   * all instances goes first (then the oldest), and none of an owner already at `perAccount` is
+   * taken (it waits, never refused). Claimed, it holds a slot: it is running from now on. Two instances claiming at the same instant may each see the
+   * same count and let an owner pass its cap by one; the next claims settle it.
+   */
+  async claimQueuedBuild(builder: string, perAccount = Number.MAX_SAFE_INTEGER): Promise<DeploymentRow | undefined> {
     const [row] = await this.database.query<{ id: string }>(
-      `UPDATE site_deployments SET builder = $1, heartbeat_at = now()
-        WHERE id = (SELECT id FROM site_deployments WHERE status = 'building' AND builder IS NULL AND framework IS NOT NULL
-                     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      `UPDATE site_deployments SET builder = $1, heartbeat_at = now(), build_started_at = now()
+        WHERE id = (SELECT d.id FROM site_deployments d
+                      JOIN projects p ON p.id = d.project_id
+                      LEFT JOIN (${RUNNING_BY_OWNER}) running ON running.owner_id = p.owner_id
+                     WHERE d.status = 'building' AND d.builder IS NULL AND d.framework IS NOT NULL
+                       AND coalesce(running.n, 0) < $2
+                     ORDER BY coalesce(running.n, 0), d.created_at, d.id
+                     LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
         RETURNING id`,
-      [builder],
+      [builder, perAccount],
     );
     if (!row) return undefined;
     const [claimed] = await this.db.select().from(siteDeployments).where(eq(siteDeployments.id, row.id)).limit(1);
     return claimed;
+  }
+
+  /**
+   * Says once, in the log of each queued build whose owner is at `perAccount`, why it is not
+   * taken yet (the log only grows: readers' offsets stay valid).
+   */
+  async noteAccountsAtCap(perAccount: number): Promise<void> {
+    await this.database.query(
+      `UPDATE site_deployments d
+          SET build_log = d.build_log || '[' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '] ${ACCOUNT_WAIT}' || running.n || ' builds running' || E'\n'
+         FROM projects p, (${RUNNING_BY_OWNER}) running
+        WHERE p.id = d.project_id AND running.owner_id = p.owner_id AND running.n >= $1
+          AND d.status = 'building' AND d.builder IS NULL AND d.framework IS NOT NULL
+          AND position('${ACCOUNT_WAIT}' in d.build_log) = 0`,
+      [perAccount],
+    );
+  }
+
+  /** A build from source took its slot on this instance: it counts as running for its account. */
+  async markBuildStarted(id: string): Promise<void> {
+    await this.db.update(siteDeployments).set({ buildStartedAt: sql`now()` }).where(and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'building')));
+  }
+
+  /** Builds from source of these owners running on instances other than `builder` (this one), by owner. */
+  async runningElsewhere(ownerIds: string[], builder: string): Promise<Map<string, number>> {
+    const ids = [...new Set(ownerIds)].filter(isUuid);
+    if (ids.length === 0) return new Map();
+    const rows = await this.database.query<{ owner_id: string; n: number }>(
+      `SELECT p.owner_id, count(*)::int AS n FROM site_deployments c JOIN projects p ON p.id = c.project_id
+        WHERE c.status = 'building' AND c.build_started_at IS NOT NULL AND c.builder <> $1 AND c.framework IS NOT NULL
+          AND p.owner_id = ANY($2::uuid[])
+        GROUP BY p.owner_id`,
+      [builder, ids],
+    );
+    return new Map(rows.map((r) => [r.owner_id, Number(r.n)]));
   }
 
   /** Another build from source of the project still running (one per site at a time). */
@@ -400,5 +455,29 @@ export class HostingRepository {
 
   errorsOf(projectId: string, limit = 20) {
     return this.db.select().from(siteErrors).where(eq(siteErrors.projectId, projectId)).orderBy(desc(siteErrors.lastSeen)).limit(limit);
+  }
+}
+
+/**
+ * Builds from source running (holding a slot on some instance), by owner account. Not those
+ * waiting for a slot on their instance: two instances would hold each other's back.
+ */
+const RUNNING_BY_OWNER = `SELECT cp.owner_id, count(*)::int AS n FROM site_deployments c JOIN projects cp ON cp.id = c.project_id
+                            WHERE c.status = 'building' AND c.build_started_at IS NOT NULL AND c.framework IS NOT NULL GROUP BY cp.owner_id`;
+/** What a build's log says while its account is at BUILD_PER_ACCOUNT (source-builds.ts says it too). */
+export const ACCOUNT_WAIT = 'Waiting: your account already has ';
+
+/**
+ * A write that makes a deployment a running build from source: the partial unique index
+ * site_deployments_one_build_key (migration 0026) refuses a second one per site, atomically,
+ * whatever the instances' timing. False when it did.
+ */
+async function oneBuild(write: PromiseLike<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
   }
 }

@@ -23,6 +23,9 @@ import { fileNames, type SourceBuilds } from './source-builds';
 import type { BuildPlan } from './builds/detect';
 import { BuildFailedError } from './builds/builder';
 
+/** A second build of a site while one runs (one build per site at a time). */
+const BUILD_RUNNING = 'A build of this site is already running: wait for it to finish (its log shows how far it is).';
+
 export interface HostingServiceDeps {
   repo: HostingRepository;
   files: SiteFiles;
@@ -187,18 +190,19 @@ export class HostingService {
       if (source) {
         const decision = this.d.sources!.decide(source);
         if ('refuse' in decision) throw Errors.badRequest(decision.refuse);
-        if (await this.d.repo.sourceBuildRunning(project.id, row.id)) throw Errors.conflict('A build of this site is already running: wait for it to finish (its log shows how far it is).');
+        // The fast path; the database's one-build index settles two uploads at the same instant (below).
+        if (await this.d.repo.sourceBuildRunning(project.id, row.id)) throw Errors.conflict(BUILD_RUNNING);
         await storing; // the source archive, replaced by the built one when the build succeeds
         if ('queue' in decision) {
           // Another instance builds it from the stored source (source-builds.ts startWorker).
           log.add('Queued for an instance that runs builds');
-          await this.d.repo.queueBuild(row.id, source.framework, log.text);
+          if (!(await this.d.repo.queueBuild(row.id, source.framework, log.text))) throw Errors.conflict(BUILD_RUNNING);
           await fsp.rm(staged, { recursive: true, force: true });
           staged = undefined;
           storing = undefined;
           return { row: { ...row, framework: source.framework, builder: null }, plan: source, queued: true };
         }
-        await this.d.repo.finishBuild(row.id, { framework: source.framework });
+        if (!(await this.d.repo.startSourceBuild(row.id, source.framework))) throw Errors.conflict(BUILD_RUNNING);
         await log.flush(); // while building, the log is only ever appended to (build-log.ts)
         const workspace = staged;
         staged = undefined;

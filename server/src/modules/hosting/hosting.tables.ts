@@ -1,4 +1,5 @@
-import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean, jsonb } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean, jsonb, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SiteRules } from './site-rules';
 import { projects } from '../projects/projects.tables';
 
@@ -29,7 +30,12 @@ export const siteDeployments = pgTable('site_deployments', {
   command: jsonb('command').$type<string[]>(),
   /** Built from source: static, node, php or flask (null: decided by the type). Read it through deploymentKind(). */
   runtime: text('runtime', { enum: ['static', 'node', 'php', 'flask'] }),
-});
+  /** Built from source: when it took a build slot (null while it waits); running builds count against BUILD_PER_ACCOUNT. */
+  buildStartedAt: timestamp('build_started_at', { withTimezone: true }),
+}, (t) => [
+  // One build from source per site at a time (migration 0026): a second framework write is a 23505.
+  uniqueIndex('site_deployments_one_build_key').on(t.projectId).where(sql`status = 'building' AND framework IS NOT NULL`),
+]);
 export type DeploymentRow = typeof siteDeployments.$inferSelect;
 
 export const sites = pgTable('sites', {

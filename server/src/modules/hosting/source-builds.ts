@@ -17,7 +17,7 @@ import type { BuildSettingsService } from './build-settings';
 import { BuildFailedError, dropLinks, type Builder, type BuildOutcome } from './builds/builder';
 import { detectBuild, type BuildPlan } from './builds/detect';
 import { regularFiles, writeArchive } from './builds/output-archive';
-import type { HostingRepository } from './hosting.repository';
+import { ACCOUNT_WAIT, type HostingRepository } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import type { SiteEnv } from './site-env';
 import type { SiteFiles } from './site-files';
@@ -28,12 +28,15 @@ export interface SourceBuildsDeps {
   repo: HostingRepository;
   files: SiteFiles;
   lifecycle: BuildLifecycle;
-  builder: Builder;
+  /** What runs a build (builds/builder.ts); tests give their own. */
+  builder: Pick<Builder, 'build' | 'refusal'>;
   settings: BuildSettingsService;
   env: SiteEnv;
   log: FastifyBaseLogger;
   /** Builds run at once on this instance (BUILD_CONCURRENCY); the others wait their turn. */
   concurrency: number;
+  /** Builds of one account run at once across the platform (BUILD_PER_ACCOUNT); its others wait. */
+  perAccount: number;
   /** Why this platform never builds (its sites run elsewhere, e.g. in Docker); checked before the builder's own reasons. */
   refuseWith?: string;
   /**
@@ -52,9 +55,23 @@ export interface Built {
   row: DeploymentRow;
 }
 
+/** An upload's build waiting here for a slot, by arrival. */
+interface Waiter {
+  owner: string;
+  go: () => void;
+}
+
 export class SourceBuilds {
+  /** Slots taken on this instance: builds running, and claimed ones on their way to build(). */
   private running = 0;
-  private readonly queue: (() => void)[] = [];
+  /** Builds running here by owner account (fair share: the next slot goes to whom has fewest). */
+  private readonly runningBy = new Map<string, number>();
+  private readonly waiting: Waiter[] = [];
+  /** When each account with builds here last got a slot (a counter, not a clock): ties go round-robin. */
+  private readonly served = new Map<string, number>();
+  private turns = 0;
+  /** Several instances: the waiting owners' builds running on the others (refreshed as the worker polls). */
+  private elsewhere = new Map<string, number>();
   private readonly aborts = new Set<AbortController>();
 
   constructor(private readonly d: SourceBuildsDeps) {}
@@ -92,15 +109,21 @@ export class SourceBuilds {
       if (this.claiming) return;
       this.claiming = true;
       try {
-        // A slot is held before a build is claimed, and handed to it (build(…, held)).
-        while (this.running + this.queue.length < this.d.concurrency) {
+        // Uploads waiting here whose account's builds elsewhere ended may start now.
+        await this.refreshElsewhere();
+        this.pump();
+        // A slot is held before a build is claimed, and handed to it (build(…, held)). Uploads
+        // waiting here go first, but not those of an account at its cap: they leave the slot to others.
+        while (this.running + this.startable() < this.d.concurrency) {
           this.running++;
-          const row = await this.d.repo.claimQueuedBuild(this.d.instanceId).catch((err: unknown) => {
+          const row = await this.d.repo.claimQueuedBuild(this.d.instanceId, this.d.perAccount).catch((err: unknown) => {
             this.release();
             throw err;
           });
           if (!row) {
             this.release();
+            // Queued builds left for their account's cap say so in their log.
+            await this.d.repo.noteAccountsAtCap(this.d.perAccount);
             break;
           }
           this.d.log.info({ deploymentId: row.id, projectId: row.projectId }, 'hosting: took a queued build');
@@ -138,15 +161,23 @@ export class SourceBuilds {
   async build(project: ProjectRow, row: DeploymentRow, plan: BuildPlan, workspace: string, log: BuildLog): Promise<Built> {
     const abort = new AbortController();
     this.aborts.add(abort);
+    const owner = project.ownerId;
     try {
       // A build claimed from the queue comes with its slot; an upload's waits for one.
-      if (!this.held.delete(row.id)) await this.slot(log, abort.signal);
+      if (this.held.delete(row.id)) {
+        this.count(owner, 1);
+        this.served.set(owner, ++this.turns);
+      } else {
+        await this.slot(owner, log, abort.signal);
+        // Running now: other instances count it against the account's cap (a claimed one already is).
+        await this.d.repo.markBuildStarted(row.id).catch((err: unknown) => this.d.log.warn({ err, deploymentId: row.id }, 'hosting: recording a started build failed'));
+      }
       try {
         const env = await this.d.env.runtimeEnv(project.id);
         const outcome = await this.d.builder.build({ projectId: project.id, deploymentId: row.id, workspace, plan, env: env.vars, onLog: (t) => log.raw(t), signal: abort.signal });
         return await this.store(project, row, plan, outcome, log);
       } finally {
-        this.release();
+        this.release(owner);
       }
     } finally {
       this.aborts.delete(abort);
@@ -159,31 +190,107 @@ export class SourceBuilds {
     for (const a of this.aborts) a.abort();
   }
 
-  private async slot(log: BuildLog, signal: AbortSignal): Promise<void> {
-    if (this.running < this.d.concurrency) {
-      this.running++;
-      return;
-    }
-    log.add('Waiting for a free builder on this server');
-    await new Promise<void>((resolve, reject) => {
-      const go = () => {
-        signal.removeEventListener('abort', stop);
-        resolve();
-      };
+  /**
+   * Waits for a slot: the build starts when one is free and it is its turn (pump()), never
+   * refused. The log says why it waits: its account at its cap, or every slot taken.
+   */
+  private async slot(owner: string, log: BuildLog, signal: AbortSignal): Promise<void> {
+    let waiter!: Waiter;
+    const started = new Promise<void>((resolve, reject) => {
       const stop = () => {
-        const i = this.queue.indexOf(go);
-        if (i >= 0) this.queue.splice(i, 1);
+        const i = this.waiting.indexOf(waiter);
+        if (i >= 0) this.waiting.splice(i, 1);
         reject(new BuildFailedError('The build was stopped before it started: the server is shutting down.'));
       };
+      waiter = {
+        owner,
+        go: () => {
+          signal.removeEventListener('abort', stop);
+          resolve();
+        },
+      };
       signal.addEventListener('abort', stop, { once: true });
-      this.queue.push(go);
     });
-    this.running++;
+    // Stopped while the counts below are read: rejected before it is awaited, never unhandled.
+    started.catch(() => undefined);
+    this.waiting.push(waiter);
+    if (this.d.cluster) await this.refreshElsewhere();
+    this.pump();
+    if (this.waiting.includes(waiter)) {
+      const n = this.accountRunning(owner);
+      log.add(n >= this.d.perAccount ? `${ACCOUNT_WAIT}${n} builds running` : 'Waiting for a free builder on this server');
+    }
+    await started;
   }
 
-  private release(): void {
+  /**
+   * Starts waiting builds while slots are free: each time the one whose account has the fewest
+   * builds running here; between equals, the account served longest ago (so one slot alternates
+   * between accounts instead of draining one account's queue first), then arrival. Accounts at
+   * their cap (across the platform) are skipped. Synchronous, so two frees never hand out one
+   * slot twice.
+   */
+  private pump(): void {
+    while (this.running < this.d.concurrency) {
+      let next: Waiter | undefined;
+      for (const w of this.waiting) {
+        if (this.accountRunning(w.owner) >= this.d.perAccount) continue;
+        if (!next || this.before(w.owner, next.owner)) next = w;
+      }
+      if (!next) break;
+      this.waiting.splice(this.waiting.indexOf(next), 1);
+      this.running++;
+      this.count(next.owner, 1);
+      this.served.set(next.owner, ++this.turns);
+      next.go();
+    }
+    // Only accounts with builds here or waiting need their turn remembered.
+    for (const owner of this.served.keys()) if (!this.runningBy.has(owner) && !this.waiting.some((w) => w.owner === owner)) this.served.delete(owner);
+  }
+
+  /** Whether `a`'s waiting build goes before `b`'s (an earlier arrival wins when neither does). */
+  private before(a: string, b: string): boolean {
+    if (a === b) return false;
+    const diff = this.localOf(a) - this.localOf(b);
+    if (diff !== 0) return diff < 0;
+    return (this.served.get(a) ?? 0) < (this.served.get(b) ?? 0);
+  }
+
+  /** Waiting builds that could take a slot now (their account below its cap). */
+  private startable(): number {
+    return this.waiting.filter((w) => this.accountRunning(w.owner) < this.d.perAccount).length;
+  }
+
+  private localOf(owner: string): number {
+    return this.runningBy.get(owner) ?? 0;
+  }
+
+  /** The account's builds running across the platform: here, and on other instances (as last read). */
+  private accountRunning(owner: string): number {
+    return this.localOf(owner) + (this.elsewhere.get(owner) ?? 0);
+  }
+
+  private count(owner: string, by: number): void {
+    const n = this.localOf(owner) + by;
+    if (n > 0) this.runningBy.set(owner, n);
+    else this.runningBy.delete(owner);
+  }
+
+  /** Several instances: what the others are building for the waiting accounts (not what waits there). */
+  private async refreshElsewhere(): Promise<void> {
+    if (!this.d.cluster || this.waiting.length === 0) return;
+    try {
+      this.elsewhere = await this.d.repo.runningElsewhere(this.waiting.map((w) => w.owner), this.d.instanceId);
+    } catch (err) {
+      this.d.log.warn({ err }, 'hosting: counting builds on other instances failed');
+    }
+  }
+
+  /** A slot freed; `owner`'s when a build held it (a claimed build that never reached build() has none). */
+  private release(owner?: string): void {
     this.running--;
-    this.queue.shift()?.();
+    if (owner) this.count(owner, -1);
+    this.pump();
   }
 
   /** The built files as the deployment's archive and this instance's cached copy. */

@@ -4,6 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './smtp.tables';
+import { isUniqueViolation } from '../database/pg-errors';
 
 export class SmtpRepository {
   constructor(private readonly db: Db) {}
@@ -83,10 +84,4 @@ export class SmtpRepository {
       .returning({ id: mailAccounts.id });
     return rows.length > 0;
   }
-}
-
-/** PostgreSQL's unique_violation (23505), from pg or PGlite, bare or wrapped by drizzle. */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
-  return false;
 }
