@@ -1303,7 +1303,9 @@ export interface paths {
          *     `{"status","error"}`) once the deployment is live or failed, and the stream closes. Any
          *     instance can serve it while the build runs on another. A comment every 15 s keeps proxies
          *     from closing an idle stream. Changes nothing. The example ids name no deployment, so trying
-         *     it as is answers 404.
+         *     it as is answers 404. Each server keeps up to 20 open streams per account (2,000 in all);
+         *     past that it answers 429. A stream also closes after the build timeout plus 5 minutes
+         *     without an `end`: reconnect (the log is replayed from its first line).
          */
         get: operations["streamDeploymentLog"];
         put?: never;
@@ -7158,6 +7160,23 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            /** @description The account has too many build-log streams open on this server (20), or the server has (2,000); `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You have 20 build-log streams open on this server; close one or try again later",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDeploymentLogs: {

@@ -2,7 +2,11 @@
 // database and only grows while the build runs (build-log.ts), so any instance can follow a build
 // running on another by reading what is new since its offset. Events: `log` {text} for each new
 // piece, then `end` {status, error} once the deployment is live or failed, and the stream closes.
+// Cheap and bounded on each instance: the streams of one deployment share one poll loop that
+// reads only the log's new characters, and open streams are capped per account and in total.
 import { PassThrough } from 'node:stream';
+import { AppError, ErrorCode, Errors } from '../../http/errors';
+import type { BuildLogPart } from './hosting.repository';
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -11,59 +15,201 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
-export interface BuildState {
-  status: 'building' | 'live' | 'failed';
-  error: string | null;
-  log: string;
+export const BUILD_LOG_LIMITS = {
+  /** Open streams of one account on one instance; more is a 429. */
+  perAccount: 20,
+  /** Open streams on one instance, all accounts. */
+  total: 2000,
+  pollMs: 500,
+  keepAliveMs: 15_000,
+  /** A stream ends after the build timeout plus this (a stuck 'building' row can't hold it); clients reconnect. */
+  marginMs: 5 * 60_000,
+};
+export type BuildLogLimits = typeof BUILD_LOG_LIMITS;
+
+/** The log from character `from` (to `upTo`), with status and whole length (HostingRepository.buildLogPart). */
+export type ReadLogPart = (projectId: string, deploymentId: string, from: number, upTo?: number) => Promise<BuildLogPart | undefined>;
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** One open stream. A late joiner holds the loop's frames back until the log's start it missed is written. */
+class Follower {
+  private held?: (string | null)[];
+  constructor(
+    readonly out: PassThrough,
+    catchingUp: boolean,
+  ) {
+    if (catchingUp) this.held = [];
+  }
+
+  /** A frame, or null for the end of the stream. */
+  push(f: string | null): void {
+    if (this.held) this.held.push(f);
+    else if (this.out.destroyed || this.out.writableEnded) return;
+    else if (f === null) this.out.end();
+    else this.out.write(f);
+  }
+
+  caughtUp(head: string): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    if (head) this.push(frame('log', { text: head }));
+    for (const f of held) this.push(f);
+  }
+
+  /** Ends now, whatever is held (shutdown, the log's start could not be read): the client reconnects. */
+  close(): void {
+    this.held = undefined;
+    this.push(null);
+  }
 }
 
-const POLL_MS = 500;
-const KEEPALIVE_MS = 15_000;
+/** The poll loop of one deployment, shared by its streams on this instance. */
+interface Loop {
+  key: string;
+  projectId: string;
+  deploymentId: string;
+  followers: Set<Follower>;
+  /** Characters of the log already sent to the loop's followers (SQL length). */
+  offset: number;
+  lastWrite: number;
+  timer?: NodeJS.Timeout;
+  stopped: boolean;
+}
 
-export function followBuildLog(read: (deploymentId: string) => Promise<BuildState | undefined>, deploymentId: string, pollMs = POLL_MS): PassThrough {
-  const out = new PassThrough();
-  let sent = 0;
-  let closed = false;
-  let lastWrite = Date.now();
-  const send = (event: string, data: unknown) => {
-    out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    lastWrite = Date.now();
-  };
-  out.once('close', () => (closed = true));
-  const tick = async () => {
-    if (closed) return;
-    let state: BuildState | undefined;
+export class BuildLogStreams {
+  private readonly loops = new Map<string, Loop>();
+  private readonly perAccount = new Map<string, number>();
+  private total = 0;
+  private closed = false;
+
+  constructor(
+    private readonly read: ReadLogPart,
+    private readonly maxAgeMs: number,
+    private readonly limits: BuildLogLimits = BUILD_LOG_LIMITS,
+  ) {}
+
+  /** Streams open on this instance (tests, health). */
+  get size(): number {
+    return this.total;
+  }
+
+  /** Poll loops running on this instance: one per deployment followed. */
+  get polling(): number {
+    return this.loops.size;
+  }
+
+  /** Whether the deployment exists, without reading its log. */
+  async exists(projectId: string, deploymentId: string): Promise<boolean> {
+    return (await this.read(projectId, deploymentId, 0, 0)) !== undefined;
+  }
+
+  /** A new stream of the deployment's log from its first character; 429 past the caps. Counted until `out` closes. */
+  open(accountId: string, projectId: string, deploymentId: string): PassThrough {
+    if (this.closed) throw Errors.unavailable('The server is shutting down');
+    const mine = this.perAccount.get(accountId) ?? 0;
+    const refusal =
+      mine >= this.limits.perAccount
+        ? `You have ${this.limits.perAccount} build-log streams open on this server; close one or try again later`
+        : this.total >= this.limits.total
+          ? 'This server has too many build-log streams open; try again later'
+          : undefined;
+    if (refusal) throw new AppError(429, ErrorCode.RateLimited, refusal, { 'retry-after': '30' });
+
+    const key = `${projectId}/${deploymentId}`;
+    let loop = this.loops.get(key);
+    const fresh = !loop;
+    if (!loop) {
+      loop = { key, projectId, deploymentId, followers: new Set(), offset: 0, lastWrite: Date.now(), stopped: false };
+      this.loops.set(key, loop);
+    }
+    const out = new PassThrough();
+    // A comment at once: the headers go out with it, so a client sees the stream open before the log's first line.
+    out.write(': following the build log\n\n');
+    const from = loop.offset;
+    const follower = new Follower(out, from > 0);
+    loop.followers.add(follower);
+    this.perAccount.set(accountId, mine + 1);
+    this.total++;
+    const expire = setTimeout(() => {
+      follower.push(': this stream reached its time limit; reconnect\n\n');
+      follower.push(null);
+    }, this.maxAgeMs).unref();
+    const owner = loop;
+    out.once('close', () => {
+      clearTimeout(expire);
+      this.release(owner, follower, accountId);
+    });
+    if (from > 0) void this.catchUp(loop, follower, from);
+    if (fresh) void this.tick(loop);
+    return out;
+  }
+
+  /** Ends every stream (preClose: the server can't close while they are open). */
+  endAll(): void {
+    this.closed = true;
+    for (const loop of [...this.loops.values()]) {
+      this.stop(loop);
+      for (const f of loop.followers) f.close();
+    }
+  }
+
+  private release(loop: Loop, follower: Follower, accountId: string): void {
+    if (!loop.followers.delete(follower)) return;
+    this.total--;
+    const n = (this.perAccount.get(accountId) ?? 1) - 1;
+    if (n > 0) this.perAccount.set(accountId, n);
+    else this.perAccount.delete(accountId);
+    if (!loop.followers.size) this.stop(loop);
+  }
+
+  private stop(loop: Loop): void {
+    loop.stopped = true;
+    clearTimeout(loop.timer);
+    if (this.loops.get(loop.key) === loop) this.loops.delete(loop.key);
+  }
+
+  /** The part of the log a late joiner missed: [0, upTo), what the loop had sent before it joined. */
+  private async catchUp(loop: Loop, follower: Follower, upTo: number): Promise<void> {
+    const head = await this.read(loop.projectId, loop.deploymentId, 0, upTo).catch(() => undefined);
+    if (head) follower.caughtUp(head.text);
+    else follower.close();
+  }
+
+  private async tick(loop: Loop): Promise<void> {
+    if (loop.stopped) return;
+    let part: BuildLogPart | undefined;
     try {
-      state = await read(deploymentId);
+      part = await this.read(loop.projectId, loop.deploymentId, loop.offset);
     } catch {
       // The database is away for a moment: try again at the next tick.
-      schedule();
-      return;
+      return this.schedule(loop);
     }
-    if (closed) return;
-    if (!state) {
-      send('end', { status: 'failed', error: 'The deployment was removed.' });
-      out.end();
-      return;
+    if (loop.stopped) return;
+    if (!part) return this.finish(loop, { status: 'failed', error: 'The deployment was removed.' });
+    // Offsets are the database's character counts: a JS length would count an emoji twice.
+    if (part.length > loop.offset) {
+      this.broadcast(loop, frame('log', { text: part.text }));
+      loop.offset = part.length;
     }
-    if (state.log.length > sent) {
-      send('log', { text: state.log.slice(sent) });
-      sent = state.log.length;
-    }
-    if (state.status !== 'building') {
-      send('end', { status: state.status, error: state.error });
-      out.end();
-      return;
-    }
-    if (Date.now() - lastWrite >= KEEPALIVE_MS) {
-      out.write(': still building\n\n');
-      lastWrite = Date.now();
-    }
-    schedule();
-  };
-  const schedule = () => {
-    if (!closed) setTimeout(() => void tick(), pollMs).unref();
-  };
-  void tick();
-  return out;
+    if (part.status !== 'building') return this.finish(loop, { status: part.status, error: part.error });
+    if (Date.now() - loop.lastWrite >= this.limits.keepAliveMs) this.broadcast(loop, ': still building\n\n');
+    this.schedule(loop);
+  }
+
+  private schedule(loop: Loop): void {
+    if (!loop.stopped) loop.timer = setTimeout(() => void this.tick(loop), this.limits.pollMs).unref();
+  }
+
+  private broadcast(loop: Loop, f: string): void {
+    loop.lastWrite = Date.now();
+    for (const follower of loop.followers) follower.push(f);
+  }
+
+  /** The build ended: every stream gets `end` and closes; a stream opened later starts a new loop. */
+  private finish(loop: Loop, end: { status: string; error: string | null }): void {
+    this.stop(loop);
+    this.broadcast(loop, frame('end', end));
+    for (const follower of loop.followers) follower.push(null);
+  }
 }

@@ -18,9 +18,9 @@ import { IN_MEMORY_MAX } from './zip-extract';
 import type { InstantDeploys } from './instant-deploy';
 import { activityNote } from '../activity/activity.context';
 import type { BuildSettingsService } from './build-settings';
-import { followBuildLog, SSE_HEADERS } from './build-log-stream';
+import { SSE_HEADERS, type BuildLogStreams } from './build-log-stream';
 
-export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService): HandlerMap {
+export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService, logStreams: BuildLogStreams): HandlerMap {
   return {
     // ---- instant redeploys (instant-deploy.ts) [hosting-rules]
     createManifestDeployment: async (req) => {
@@ -98,9 +98,9 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
     streamDeploymentLog: async (req, reply) => {
       const project = await ownedProject(req);
       const deploymentId = req.params.deploymentId;
-      if (!(await service.buildState(project, deploymentId))) throw Errors.notFound('Deployment'); // before the stream opens
+      if (!(await logStreams.exists(project.id, deploymentId))) throw Errors.notFound('Deployment'); // before the stream opens
       if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
-      const out = followBuildLog((id) => service.buildState(project, id), deploymentId);
+      const out = logStreams.open(currentAccount(req).id, project.id, deploymentId);
       reply.raw.once('close', () => out.destroy());
       return reply.headers(SSE_HEADERS).send(out);
     },

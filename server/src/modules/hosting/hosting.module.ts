@@ -33,6 +33,7 @@ import { Builder } from './builds/builder';
 import { BuildSettingsService } from './build-settings';
 import { SourceBuilds } from './source-builds';
 import { DEFAULT_ZIP_LIMITS } from './zip-extract';
+import { BUILD_LOG_LIMITS, BuildLogStreams } from './build-log-stream';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -149,13 +150,18 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
 
   projects.onDelete('hosting', (project) => service.removeProject(project));
   const instant = new InstantDeploys({ database: deps.database, repo, files, builds, runtime, service, clock: deps.clock, log: deps.log });
-  return { service, handlers: createHostingHandlers(service, files, projects, instant, buildSettings) };
+  // A build runs at most its timeout: a stream of it needs no longer (plus a margin for queueing and slow writes).
+  const logStreams = new BuildLogStreams((projectId, id, from, upTo) => repo.buildLogPart(projectId, id, from, upTo), buildLimits.timeoutMs + BUILD_LOG_LIMITS.marginMs);
+  return { service, logStreams, handlers: createHostingHandlers(service, files, projects, instant, buildSettings, logStreams) };
 }
 
 export const hostingPlugin = fp(
   async (app: FastifyInstance, opts: HostingOptions) => {
     const hosting = createHostingModule(app, app.deps, app.projects, opts);
     app.decorate('hosting', hosting.service);
+    app.decorate('buildLogStreams', hosting.logStreams);
+    // Build-log streams end before the server closes (it waits for open responses).
+    app.addHook('preClose', async () => hosting.logStreams.endAll());
     app.contractParts.add('hosting', hosting);
   },
   { name: 'hostbase-hosting', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
@@ -166,5 +172,7 @@ declare module 'fastify' {
     /** Stops every hosted site process this instance started. */
     stopSites(): Promise<void>;
     hosting: HostingService;
+    /** This instance's build-log streams (build-log-stream.ts). */
+    buildLogStreams: BuildLogStreams;
   }
 }

@@ -19,6 +19,14 @@ export interface LiveSite {
   envVersion: number;
 }
 
+export interface BuildLogPart {
+  status: DeploymentRow['status'];
+  error: string | null;
+  /** The whole log's length in characters. */
+  length: number;
+  text: string;
+}
+
 export interface TrafficDelta {
   projectId: string;
   hour: Date;
@@ -270,6 +278,27 @@ export class HostingRepository {
     if (!isUuid(id)) return undefined;
     const [row] = await this.db
       .select()
+      .from(siteDeployments)
+      .where(and(eq(siteDeployments.id, id), eq(siteDeployments.projectId, projectId)))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * A deployment's status and its build log from character `from` (to `upTo` when given), with
+   * the log's whole length: followers read only what is new (build-log-stream.ts). Offsets are
+   * SQL characters (code points) on both sides, never JS string lengths (UTF-16 units).
+   */
+  async buildLogPart(projectId: string, id: string, from: number, upTo?: number): Promise<BuildLogPart | undefined> {
+    if (!isUuid(id)) return undefined;
+    const log = siteDeployments.buildLog;
+    const [row] = await this.db
+      .select({
+        status: siteDeployments.status,
+        error: siteDeployments.error,
+        length: sql<number>`length(${log})::int`,
+        text: upTo === undefined ? sql<string>`substr(${log}, ${from + 1}::int)` : sql<string>`substr(${log}, ${from + 1}::int, ${Math.max(0, upTo - from)}::int)`,
+      })
       .from(siteDeployments)
       .where(and(eq(siteDeployments.id, id), eq(siteDeployments.projectId, projectId)))
       .limit(1);

@@ -475,12 +475,6 @@ export class HostingService {
     return deploymentView(row, await this.d.repo.liveDeploymentId(project.id));
   }
 
-  /** A deployment's status and build log so far (streamDeploymentLog); undefined when it is gone. */
-  async buildState(project: ProjectRow, deploymentId: string): Promise<{ status: DeploymentRow['status']; error: string | null; log: string } | undefined> {
-    const row = await this.d.repo.findDeployment(project.id, deploymentId);
-    return row && { status: row.status, error: row.error, log: row.buildLog };
-  }
-
   async logs(project: ProjectRow, deploymentId: string) {
     const row = await this.d.repo.findDeployment(project.id, deploymentId);
     if (!row) throw Errors.notFound('Deployment');

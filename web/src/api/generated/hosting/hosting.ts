@@ -33,6 +33,7 @@ import type {
   CreateManifestDeployment200,
   CreateManifestDeploymentBody,
   DeleteSiteBody,
+  Error,
   FinishDeployment200,
   FinishDeploymentBody,
   ForbiddenResponse,
@@ -556,7 +557,9 @@ line: `log` events (data `{"text"}`, the output as it comes), then one `end` eve
 `{"status","error"}`) once the deployment is live or failed, and the stream closes. Any
 instance can serve it while the build runs on another. A comment every 15 s keeps proxies
 from closing an idle stream. Changes nothing. The example ids name no deployment, so trying
-it as is answers 404.
+it as is answers 404. Each server keeps up to 20 open streams per account (2,000 in all);
+past that it answers 429. A stream also closes after the build timeout plus 5 minutes
+without an `end`: reconnect (the log is replayed from its first line).
 
  * @summary Follow a deployment's build log live
  */
@@ -593,7 +596,7 @@ export const getStreamDeploymentLogQueryKey = (projectId?: string,
     }
 
     
-export const getStreamDeploymentLogQueryOptions = <TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(projectId: string,
+export const getStreamDeploymentLogQueryOptions = <TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -613,10 +616,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type StreamDeploymentLogQueryResult = NonNullable<Awaited<ReturnType<typeof streamDeploymentLog>>>
-export type StreamDeploymentLogQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse
+export type StreamDeploymentLogQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error
 
 
-export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(
  projectId: string,
     deploymentId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -627,7 +630,7 @@ export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(
  projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -638,7 +641,7 @@ export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(
  projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -647,7 +650,7 @@ export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamD
  * @summary Follow a deployment's build log live
  */
 
-export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse>(
+export function useStreamDeploymentLog<TData = Awaited<ReturnType<typeof streamDeploymentLog>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | Error>(
  projectId: string,
     deploymentId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamDeploymentLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
