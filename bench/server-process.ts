@@ -5,24 +5,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../test/helpers/platform-process';
 // @ts-expect-error -- a plain .mjs shared with scripts/start.mjs (tsx loads it)
 import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST_SERVER = path.join(ROOT, SERVER_ENTRY);
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+export { freePort };
 
 /** kB figures of /proc/<pid>/status: VmRSS now, VmHWM the peak since start. */
 export function memory(pid: number): { rss: number; hwm: number } {

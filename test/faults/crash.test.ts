@@ -10,7 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDriver, urlWithDatabase, type TestDatabase } from '../helpers/test-db';
-import { call, files, freePort, multipart, post, Server, until, zipOf } from './process';
+import { files, freePort, multipart, post, request, Server, until, zipOf } from './process';
 
 jest.setTimeout(240_000);
 
@@ -49,15 +49,15 @@ test('kill -9 during an upload and during a deploy: after a restart nothing is h
   const auth = { authorization: `Bearer ${token}` };
   const kept = crypto.randomBytes(300_000);
   const up = multipart({}, { name: 'kept.bin', type: 'application/octet-stream', data: kept });
-  const uploaded = await call(port, 'POST', `/api/project/${projectId}/object-storage/upload`, { ...auth, 'content-type': up.contentType }, up.body);
+  const uploaded = await request(port, 'POST', `/api/project/${projectId}/object-storage/upload`, up.body, { ...auth, 'content-type': up.contentType });
   expect(uploaded.status).toBe(200);
   const keptLink = new URL(uploaded.json<{ file: { path: string } }>().file.path).pathname;
   const v1 = await zipOf([{ name: 'index.html', data: Buffer.from('<!doctype html><title>v1</title>site v1') }]);
   const d1 = multipart({ type: 'Static' }, { name: 'site.zip', type: 'application/zip', data: v1 });
-  const deployed = await call(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, { ...auth, 'content-type': d1.contentType }, d1.body);
-  if (deployed.status !== 200) throw new Error(`deploy: ${deployed.status} ${deployed.body.toString()}\n${server.out.slice(-3000)}`);
-  const site = () => call(port, 'GET', '/', { host: 'crash-site.localhost' });
-  expect((await site()).body.toString()).toContain('site v1');
+  const deployed = await request(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, d1.body, { ...auth, 'content-type': d1.contentType });
+  if (deployed.status !== 200) throw new Error(`deploy: ${deployed.status} ${deployed.body}\n${server.out.slice(-3000)}`);
+  const site = () => request(port, 'GET', '/', undefined, { host: 'crash-site.localhost' });
+  expect((await site()).body).toContain('site v1');
 
   // ---- in flight at the kill: an upload whose body has half arrived, and a deploy of many files
   const storageTmp = path.join(dataDir, 'storage', 'tmp');
@@ -69,7 +69,7 @@ test('kill -9 during an upload and during a deploy: after a restart nothing is h
 
   const many = await zipOf(Array.from({ length: 3000 }, (_, i) => ({ name: `page-${i}.html`, data: crypto.randomBytes(2000) })).concat([{ name: 'index.html', data: Buffer.from('<!doctype html><title>v2</title>site v2') }]));
   const d2 = multipart({ type: 'Static' }, { name: 'site.zip', type: 'application/zip', data: many });
-  const deploying = call(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, { ...auth, 'content-type': d2.contentType }, d2.body).catch(() => undefined);
+  const deploying = request(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, d2.body, { ...auth, 'content-type': d2.contentType }).catch(() => undefined);
   // The body is in and the deploy is working on it: a deployment row that is building.
   await until('the deploy to start building', async () => {
     const list = await post(port, `/project/${projectId}/deployments`, {}, token);
@@ -110,9 +110,9 @@ test('kill -9 during an upload and during a deploy: after a restart nothing is h
   expect(fs.existsSync(path.join(metaDir, `${orphan}.json`))).toBe(false);
   expect(files(objectsDir)).toEqual([...listedFiles.map((f) => f.object_id), young].sort());
   // The committed file's bytes, whole.
-  const download = await call(port, 'GET', keptLink);
+  const download = await request(port, 'GET', keptLink);
   expect(download.status).toBe(200);
-  expect(download.body.equals(kept)).toBe(true);
+  expect(download.bytes.equals(kept)).toBe(true);
 
   // The interrupted deploy is failed, not building for ever; v1 is still live and served.
   const { deployments } = (await post(port, `/project/${projectId}/deployments`, {}, token2)).json<{ deployments: { status: string; live: boolean; error?: string }[] }>();
@@ -121,7 +121,7 @@ test('kill -9 during an upload and during a deploy: after a restart nothing is h
   expect(deployments.find((d) => d.status === 'failed')).toMatchObject({ error: expect.stringContaining('interrupted') });
   const served = await site();
   expect(served.status).toBe(200);
-  expect(served.body.toString()).toContain('site v1');
+  expect(served.body).toContain('site v1');
   // No temp folders of the dead deploy.
   expect(files(path.join(dataDir, 'hosting', 'tmp'))).toEqual([]);
 

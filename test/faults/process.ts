@@ -1,51 +1,17 @@
-// Real server processes for the fault tests: started with tsx (as `npm run dev`), killed with -9
-// (the whole process group), and plain HTTP to them.
-import { spawn, type ChildProcess } from 'node:child_process';
+// For the fault tests: platform processes that crash (kill -9 of the whole process group) and
+// start again, and the requests, forms and zips sent to them.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
+import { postJson } from '../helpers/http-request';
+import { kill9, startPlatform, type Platform } from '../helpers/platform-process';
+
+export { freePort } from '../helpers/platform-process';
+export { request } from '../helpers/http-request';
 
 const yazl = require('yazl') as { ZipFile: new () => { addBuffer(b: Buffer, n: string): void; end(): void; outputStream: NodeJS.ReadableStream } };
 
-const root = path.resolve(__dirname, '..', '..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const serverTs = path.join(root, 'server/src/server.ts');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-export interface Answer {
-  status: number;
-  body: Buffer;
-  json<T = Record<string, unknown>>(): T;
-}
-
-export function call(port: number, method: string, p: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: p, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const buf = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, body: buf, json: () => JSON.parse(buf.toString()) });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-export const post = (port: number, p: string, body: unknown, token?: string) =>
-  call(port, 'POST', `/api${p}`, { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, JSON.stringify(body));
+export const post = (port: number, p: string, body: unknown, token?: string) => postJson(port, `/api${p}`, body, token);
 
 export function multipart(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }) {
   const boundary = '----crash' + crypto.randomBytes(8).toString('hex');
@@ -70,41 +36,24 @@ export function zipOf(files: { name: string; data: Buffer }[]): Promise<Buffer> 
   });
 }
 
+/** A platform that can crash (kill -9, its whole process group) and start again on the same port and data. */
 export class Server {
-  child!: ChildProcess;
-  out = '';
+  private platform?: Platform;
   constructor(
     readonly port: number,
     readonly env: Record<string, string>,
   ) {}
 
-  async start(): Promise<void> {
-    this.child = spawn(tsx, [serverTs], {
-      // As `npm run dev` runs it: its workers resolve tsx from the repository.
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // A process group of its own: tsx runs the server in a child, and a SIGKILL is not relayed.
-      detached: true,
-    });
-    this.child.stdout!.on('data', (c) => (this.out += c));
-    this.child.stderr!.on('data', (c) => (this.out += c));
-    for (let i = 0; i < 600; i++) {
-      if (this.child.exitCode !== null) break;
-      const up = await call(this.port, 'GET', '/api/health').then((r) => r.status === 200, () => false);
-      if (up) return;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    this.kill9();
-    throw new Error(`the server did not start:\n${this.out.slice(-4000)}`);
+  get out(): string {
+    return this.platform?.output() ?? '';
   }
 
-  kill9(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
-    // tsx runs the server in a child of its own: kill the whole group at once, as a crash would.
-    process.kill(-this.child.pid!, 'SIGKILL');
-    return exited;
+  async start(): Promise<void> {
+    this.platform = await startPlatform(this.env, this.port, { group: true });
+  }
+
+  async kill9(): Promise<void> {
+    if (this.platform) await kill9(this.platform);
   }
 }
 
