@@ -7,6 +7,12 @@ const esmOnly = [
 const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
 
+// The real framework builds (npm installs, Next.js) take both cores for up to a minute each: `npm
+// test` runs them on their own after the rest (scripts/test.mjs), so the other tests can run
+// several files at once without their set-up starving. HOSTBASE_BUILD_TESTS=only|skip picks a side.
+const BUILD_TESTS = ['/test/hosting/builds/builder.test.ts', '/test/hosting/builds/frameworks.test.ts'];
+const buildTests = process.env.HOSTBASE_BUILD_TESTS;
+
 module.exports = {
   // Set-up builds a whole app on a fresh database; on a loaded 2-core machine that can pass jest's
   // 5 s default (a global option: jest ignores it inside a project). Longer tests say so themselves.
@@ -16,10 +22,10 @@ module.exports = {
       displayName: 'server',
       testEnvironment: 'node',
       roots: ['<rootDir>/server', '<rootDir>/test'],
-      testMatch: ['**/*.test.ts'],
+      testMatch: buildTests === 'only' ? BUILD_TESTS.map((f) => `**${f}`) : ['**/*.test.ts'],
       // The fault tests (real processes killed, outages) take over a minute: `npm run test:faults`
       // (HOSTBASE_FAULT_TESTS=1), which .ci/run calls on both engines.
-      testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...(process.env.HOSTBASE_FAULT_TESTS ? [] : ['/test/faults/'])],
+      testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...(process.env.HOSTBASE_FAULT_TESTS ? [] : ['/test/faults/']), ...(buildTests === 'skip' ? BUILD_TESTS : [])],
       transform: { '^.+\\.(t|j|mj)sx?$': swc },
       transformIgnorePatterns,
       // packages/client is ESM with NodeNext-style './x.js' imports of its .ts sources.
