@@ -3,25 +3,16 @@
 // start with the line to fix (and never prints what the line holds).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDriver, urlWithDatabase, type TestDatabase } from './helpers/test-db';
 import { request } from './helpers/http-request';
+import { quietPort as freePort } from './helpers/ports';
 
 const root = path.resolve(__dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 const serverTs = path.join(root, 'server/src/server.ts');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 function startIn(dir: string, env: Record<string, string>) {
   const child = spawn(tsx, [serverTs], {

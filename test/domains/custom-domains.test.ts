@@ -6,29 +6,20 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, deploy, makeZip, onPlan, registerDeveloper, type Project } from '../helpers/factories';
 import { startDomainDns, type DomainDns } from './dns';
+import { quietPort } from '../helpers/ports';
 
 jest.setTimeout(120_000);
 
 const PLATFORM = 'hostbase.test';
 const pebble = ['/usr/bin/pebble', '/usr/sbin/pebble'].find((p) => fs.existsSync(p));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let devs = 0;
 const newDeveloper = (t: TestApp) => registerDeveloper(t, { ip: `127.0.${Math.floor(++devs / 200)}.${(devs % 200) + 2}` });
@@ -218,7 +209,7 @@ if (pebbleMissing) console.warn('custom-domains: pebble is not installed (apt-ge
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
     acmeCa = path.join(dir, 'cert.pem');
     dns = await startDomainDns();
-    const [acmePort, mgmtPort] = [await freePort(), await freePort()];
+    const [acmePort, mgmtPort] = [await quietPort(), await quietPort()];
     t = await buildTestApp(
       { PLATFORM_DOMAIN: PLATFORM, DNS_SERVERS: dns.server, HTTPS_PORT: '0', HOST: '127.0.0.1', ACME_DIRECTORY_URL: `https://127.0.0.1:${acmePort}/dir`, ACME_CA_FILE: acmeCa, ACME_EMAIL: 'ops@hostbase.test' },
       { domains: { renewCheckMs: 0 } },
@@ -227,7 +218,7 @@ if (pebbleMissing) console.warn('custom-domains: pebble is not installed (apt-ge
     httpPort = (t.app.server.address() as AddressInfo).port;
     fs.writeFileSync(
       path.join(dir, 'pebble.json'),
-      JSON.stringify({ pebble: { listenAddress: `127.0.0.1:${acmePort}`, managementListenAddress: `127.0.0.1:${mgmtPort}`, certificate: acmeCa, privateKey: path.join(dir, 'key.pem'), httpPort, tlsPort: await freePort(), ocspResponderURL: '', externalAccountBindingRequired: false } }),
+      JSON.stringify({ pebble: { listenAddress: `127.0.0.1:${acmePort}`, managementListenAddress: `127.0.0.1:${mgmtPort}`, certificate: acmeCa, privateKey: path.join(dir, 'key.pem'), httpPort, tlsPort: await quietPort(), ocspResponderURL: '', externalAccountBindingRequired: false } }),
     );
     proc = spawn(pebble!, ['-config', path.join(dir, 'pebble.json'), '-dnsserver', dns.server], { env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout!.on('data', (b: Buffer) => (pebbleLog += b.toString()));

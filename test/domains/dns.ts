@@ -2,6 +2,7 @@
 // port, UDP and TCP): CNAME, A and AAAA records the test publishes. An A/AAAA question for a name
 // with a CNAME is answered with the CNAME and the target's records, as a recursive resolver would.
 import { Packet, createServer, type DnsServer } from 'dns2';
+import { listenDns, randomQuietPort } from '../helpers/ports';
 
 export type HostRecord = { type: 'CNAME'; value: string } | { type: 'A'; value: string } | { type: 'AAAA'; value: string };
 
@@ -29,7 +30,7 @@ export async function startDomainDns(): Promise<DomainDns> {
   let server: DnsServer | undefined;
   let port = 0;
   for (let attempt = 0; attempt < 20 && !server; attempt++) {
-    port = 20000 + Math.floor(Math.random() * 40000);
+    port = randomQuietPort();
     const candidate = createServer({
       udp: true,
       tcp: true,
@@ -45,7 +46,7 @@ export async function startDomainDns(): Promise<DomainDns> {
       },
     });
     try {
-      await candidate.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } });
+      await listenDns(candidate, port, '127.0.0.1');
       server = candidate;
     } catch {
       await candidate.close().catch(() => undefined);

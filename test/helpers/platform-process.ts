@@ -3,22 +3,14 @@
 // of the caller's choosing, so the recorded pid is the server's own (signals reach it, not a
 // wrapper's). `group: true` gives it a process group of its own, which kill9() ends whole.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { request } from './http-request';
 
 const root = path.resolve(__dirname, '..', '..');
 const serverTs = path.join(root, 'server/src/server.ts');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+/** A port for a platform about to start (below the ephemeral range: helpers/ports.ts says why). */
+export { quietPort as freePort } from './ports';
 
 export interface Platform {
   child: ChildProcess;

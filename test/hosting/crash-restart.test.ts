@@ -8,27 +8,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/src/db/client';
 import { templateName, testDriver, urlWithDatabase } from '../helpers/test-db';
 import { makeZip } from './zips';
+import { quietPort as freePort } from '../helpers/ports';
 
 jest.setTimeout(240_000);
 
 const root = path.resolve(__dirname, '..', '..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;

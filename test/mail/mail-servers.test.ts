@@ -7,7 +7,6 @@
 import { execFile } from 'node:child_process';
 import dnsPromises from 'node:dns/promises';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
@@ -19,6 +18,7 @@ import { testDriver, urlWithDatabase } from '../helpers/test-db';
 import { createProject, type Project } from '../storage/helpers';
 import { app as endUserApi } from '../auth-users/setup';
 import { startTestDns, type TestDns } from '../smtp/dns-server';
+import { quietPort as freePort } from '../helpers/ports';
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
@@ -46,16 +46,6 @@ const PENDING = 'pending.example';
 const PASSWORD = 'Abcdefg1!';
 const NEW_PASSWORD = 'Hijklmn2#';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describeMail('mail servers (Postfix, Dovecot, OpenDKIM) end to end', () => {
   let t: TestApp;

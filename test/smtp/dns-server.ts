@@ -2,6 +2,7 @@
 // UDP and TCP on the same port): it answers from a zone the test edits as it goes. Names not in
 // the zone are NXDOMAIN; a name with no record of the asked type is an empty NOERROR answer.
 import { Packet, createServer, type DnsServer } from 'dns2';
+import { listenDns, randomQuietPort } from '../helpers/ports';
 
 export type ZoneRecord = { type: 'MX'; exchange: string; priority: number } | { type: 'TXT'; data: string | string[] };
 
@@ -57,7 +58,7 @@ export async function startTestDns(options: { port?: number; address?: string } 
   let port = 0;
   const address = options.address ?? '127.0.0.1';
   for (let attempt = 0; attempt < (options.port ? 1 : 20) && !server; attempt++) {
-    port = options.port ?? 20000 + Math.floor(Math.random() * 40000);
+    port = options.port ?? randomQuietPort();
     const candidate = createServer({
       udp: true,
       tcp: true,
@@ -78,7 +79,7 @@ export async function startTestDns(options: { port?: number; address?: string } 
       },
     });
     try {
-      await candidate.listen({ udp: { port, address }, tcp: { port, address } });
+      await listenDns(candidate, port, address);
       server = candidate;
     } catch (err) {
       await candidate.close().catch(() => undefined);

@@ -1,9 +1,9 @@
 // Starts the real platform (API + built console) on a free port with a throw-away data dir.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { quietPort as freePort } from '../../helpers/ports';
 
 export const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -14,16 +14,6 @@ export interface RunningServer {
   log: () => string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
