@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort } from '../test/helpers/platform-process';
 // @ts-expect-error -- a plain .mjs shared with scripts/start.mjs (tsx loads it)
 import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-process.mjs';
@@ -33,7 +34,8 @@ export interface Server {
 export async function startServer(dataDir: string, databaseUrl?: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const useDist = process.env.BENCH_SERVER ? process.env.BENCH_SERVER === 'dist' : fs.existsSync(DIST_SERVER);
-  const entry = useDist ? [DIST_SERVER] : ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'server.ts')];
+  // tsx by its file URL: the server runs from the temp dir, where a bare 'tsx' does not resolve.
+  const entry = useDist ? [DIST_SERVER] : ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(ROOT, 'server', 'src', 'server.ts')];
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...extra, ...entry], {
     cwd: os.tmpdir(),
