@@ -25,6 +25,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { benchDatabase } from './server-process';
 
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_MIB ?? 256) * MiB;
@@ -186,7 +187,8 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), 'hostbase-bench-storage-'));
   const dataDir = path.join(work, 'data');
   const source = path.join(work, 'source.bin');
-  const database = await benchDatabase();
+  // With DATABASE_URL: a database of the bench's own, dropped afterwards (never the given one).
+  const database = process.env.DATABASE_URL ? await benchDatabase() : undefined;
   const { child, mode } = startServer(dataDir, { ...process.env, ...(database ? { DATABASE_URL: database.url } : {}) });
   const nodeClient = process.env.BENCH_NODE_CLIENT !== '0';
   try {
@@ -280,26 +282,6 @@ async function main(): Promise<void> {
     fs.rmSync(work, { recursive: true, force: true });
     await database?.drop();
   }
-}
-
-/** With DATABASE_URL: a database of the bench's own, dropped afterwards (never the given one). */
-async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  if (!process.env.DATABASE_URL) return undefined;
-  const { Client } = await import('pg');
-  const name = `hostbase_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 main().catch((err) => {

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAddSmtpDomain } from '../../api/generated/smtp/smtp';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
-import { TextField } from '../../components/Field';
+import { InlineAddForm } from '../../components/InlineAddForm';
 import { useToast } from '../../components/Toast';
 import { validateDomain } from '../../lib/validation';
 import { domainDetailsKey, MAIL_MESSAGES } from './mail';
@@ -15,8 +15,7 @@ export function AddDomainForm({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
   const toast = useToast();
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
+  function onSubmit() {
     const invalid = validateDomain(domain);
     if (invalid) return setError(invalid);
     setError(null);
@@ -38,23 +37,19 @@ export function AddDomainForm({ projectId }: { projectId: string }) {
     <section className="card panel" aria-labelledby="add-domain-title">
       <h2 id="add-domain-title" className="panel-title">Add Domain</h2>
       <p className="muted">Send and receive mail as you@yourdomain. You can configure one custom domain per project.</p>
-      <form className="form form-inline" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Domain name"
-          placeholder="example.com"
-          value={domain}
-          onChange={(e) => {
-            setDomain(e.target.value);
-            setError(null);
-          }}
-          error={error}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <button type="submit" className="btn btn-primary" disabled={add.isPending}>
-          {add.isPending ? 'Adding...' : 'Add Domain'}
-        </button>
-      </form>
+      <InlineAddForm
+        label="Domain name"
+        placeholder="example.com"
+        value={domain}
+        error={error}
+        pending={add.isPending}
+        submitLabel="Add Domain"
+        onChange={(value) => {
+          setDomain(value);
+          setError(null);
+        }}
+        onSubmit={onSubmit}
+      />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getListSiteDomainsQueryKey, useAddSiteDomain, useListSiteDomains, useRemoveSiteDomain, useVerifySiteDomain } from '../../api/generated/hosting/hosting';
 import type { SiteDomain } from '../../api/generated/model';
@@ -6,7 +6,7 @@ import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
-import { TextField } from '../../components/Field';
+import { InlineAddForm } from '../../components/InlineAddForm';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { Pill } from '../../components/StatusBadge';
 import { useToast } from '../../components/Toast';
@@ -31,8 +31,7 @@ export function Domains({ projectId }: { projectId: string }) {
   const toast = useToast();
   const refresh = () => queryClient.invalidateQueries({ queryKey: getListSiteDomainsQueryKey(projectId) });
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
+  function onSubmit() {
     if (!hostname.trim()) return setError('Hostname is required');
     setError(null);
     add.mutate(
@@ -52,23 +51,19 @@ export function Domains({ projectId }: { projectId: string }) {
     <section className="card panel" aria-labelledby="domains-title">
       <h2 id="domains-title" className="panel-title">Domains</h2>
       <p className="muted">Serve this site at your own hostname, with a certificate the platform obtains and renews.</p>
-      <form className="form form-inline" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Hostname"
-          placeholder="www.example.com"
-          value={hostname}
-          onChange={(e) => {
-            setHostname(e.target.value);
-            setError(null);
-          }}
-          error={error}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <button type="submit" className="btn btn-primary" disabled={add.isPending}>
-          {add.isPending ? 'Adding...' : 'Add Domain'}
-        </button>
-      </form>
+      <InlineAddForm
+        label="Hostname"
+        placeholder="www.example.com"
+        value={hostname}
+        error={error}
+        pending={add.isPending}
+        submitLabel="Add Domain"
+        onChange={(value) => {
+          setHostname(value);
+          setError(null);
+        }}
+        onSubmit={onSubmit}
+      />
       {domains.isPending ? (
         <Loading label="Loading domains..." />
       ) : domains.isError ? (
