@@ -327,29 +327,40 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
     expect(probe.status).toBe(404);
   }
 
+  // An environment change made on the instance that does not run sites restarts the runner's
+  // process, and the answer says so (it asks the runner whether the site had a process).
+  await nextOnGatewayOnly();
+  const envSet = await via('set env', 'POST', `/api/project/${projectId}/hosting/env/set`, JSON.stringify({ variables: [{ name: 'GREETING', value: 'hi' }] }), { 'content-type': 'application/json', authorization: `Bearer ${token}` });
+  expect(envSet.upstream).toBe(gatewayOnly);
+  expect({ status: envSet.status, body: JSON.parse(envSet.body) }).toMatchObject({ status: 200, body: { restarted: true, message: expect.stringMatching(/restarted/) } });
+  const restarted = JSON.parse((await via('node site', 'GET', '/env', undefined, { host })).body).process as string;
+  expect(restarted).not.toBe([...processes][0]);
+  const regrouped = siteGroups(deploymentId);
+  expect(regrouped.map((g) => g.serverPid)).toEqual([groups[0].serverPid]);
+
   // The runner stops (SIGTERM): its site stops with it and the lease is given back; the other
   // instance takes over at its next request for the site, with a process of its own, still one.
   const runner = platforms.find((p) => p.child.pid === groups[0].serverPid)!;
   const other = platforms.find((p) => p !== runner)!;
   runner.child.kill('SIGTERM');
   expect(await runner.exited).toBe(0);
-  expect(await until(() => groups[0].pids.every((pid) => !alive(pid)))).toBe(true);
+  expect(await until(() => regrouped[0].pids.every((pid) => !alive(pid)))).toBe(true);
   const after = await send(other.port, 'GET', '/after', undefined, { host });
   expect(after.status).toBe(200);
-  expect(JSON.parse(after.body).process).not.toBe([...processes][0]);
+  expect(JSON.parse(after.body).process).not.toBe(restarted);
   const moved = siteGroups(deploymentId);
   expect(moved).toHaveLength(1);
   expect(moved[0].serverPid).toBe(other.child.pid);
 
   // Every site request was counted once, by the instance the client reached (a forwarded one is
-  // not counted again by the runner): 2 static pages, 6 Node answers, 2 upgrades, 1 after the hand-over. The
+  // not counted again by the runner): 2 static pages, 7 Node answers, 2 upgrades, 1 after the hand-over. The
   // stopped runner saved its counts when it closed; the report saves the other's.
   const total = async () => {
     const report = await send(other.port, 'POST', `/api/project/${projectId}/hosting/traffic`, '{}', { 'content-type': 'application/json', authorization: `Bearer ${token}` });
     return (JSON.parse(report.body).traffic as { requests: number }[]).reduce((n, h) => n + h.requests, 0);
   };
-  expect(await until(async () => (await total()) >= 11, 50, 200)).toBe(true);
-  expect(await total()).toBe(11);
+  expect(await until(async () => (await total()) >= 12, 50, 200)).toBe(true);
+  expect(await total()).toBe(12);
 }, 300_000);
 
 /** A GET through the balancer whose body is kept as bytes. */

@@ -403,10 +403,11 @@ export class HostingService {
    */
   private async applyEnv(project: ProjectRow): Promise<{ message: string; restarted: boolean }> {
     await this.siteChanged(project);
-    const running = this.d.runtime.projects().find((p) => p.projectId === project.id);
     const liveId = await this.d.repo.liveDeploymentId(project.id);
     const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
     if (!live || !deploymentKind(live)) return { message: 'Environment saved; it applies to the next deployment of a Node, PHP or Flask site.', restarted: false };
+    // Asked before ensure(), which restarts a running process or starts one, wherever sites run.
+    const running = await this.d.runtime.hasProcess(project.id);
     try {
       await this.d.runtime.ensure(this.specOf(project, live, await this.d.repo.envVersionOf(project.id)));
     } catch (err) {

@@ -168,6 +168,10 @@ export class DockerRuntime implements Runtime {
     return [...this.containers.values()].map((c) => ({ projectId: c.spec.projectId, deploymentId: c.spec.deploymentId, envVersion: c.envVersion }));
   }
 
+  hasProcess(projectId: string): Promise<boolean> {
+    return Promise.resolve(this.projects().some((p) => p.projectId === projectId));
+  }
+
   async retire(projectId: string, keepDeploymentId?: string): Promise<void> {
     const victims = [...this.containers.values()].filter((c) => c.spec.projectId === projectId && c.spec.deploymentId !== keepDeploymentId);
     for (const c of victims) {

@@ -200,6 +200,14 @@ export class LeasedRuntime implements Runtime {
     return this.o.local.projects();
   }
 
+  async hasProcess(projectId: string): Promise<boolean> {
+    const holder = await this.holder();
+    if (!holder) return false;
+    if (holder.instanceId === this.o.instanceId) return this.o.local.hasProcess(projectId);
+    const answer = await this.call(holder, 'has-process', { projectId }).catch(() => undefined);
+    return answer?.status === 200 && (answer.json as { running?: boolean }).running === true;
+  }
+
   async stats(projectId: string): Promise<RuntimeStats | undefined> {
     const holder = await this.holder();
     if (!holder) return undefined;
@@ -291,6 +299,9 @@ export class LeasedRuntime implements Runtime {
           if (!projectId) return reply.code(400).send({ message: 'projectId is required' });
           await this.o.local.retire(projectId, str('keepDeploymentId'));
           return { ok: true };
+        case 'has-process':
+          if (!projectId) return reply.code(400).send({ message: 'projectId is required' });
+          return { running: await this.o.local.hasProcess(projectId) };
         case 'stats':
           if (!projectId) return reply.code(400).send({ message: 'projectId is required' });
           return { stats: (await this.o.local.stats(projectId)) ?? null };

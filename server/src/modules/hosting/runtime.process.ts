@@ -137,6 +137,10 @@ export class ProcessRuntime implements Runtime {
     return [...this.procs.values()].map((p) => ({ projectId: p.spec.projectId, deploymentId: p.spec.deploymentId, envVersion: p.envVersion }));
   }
 
+  hasProcess(projectId: string): Promise<boolean> {
+    return Promise.resolve(this.projects().some((p) => p.projectId === projectId));
+  }
+
   private async uidOf(projectId: string): Promise<number> {
     let uid = this.uids.get(projectId);
     if (uid === undefined) {

@@ -68,6 +68,11 @@ export interface Runtime {
   ensure(spec: SiteSpec, opts?: EnsureOptions): Promise<Upstream>;
   /** The projects with a process (running, starting or restarting) on this instance. */
   projects(): { projectId: string; deploymentId: string; envVersion: number }[];
+  /**
+   * Whether the project has a process wherever its sites run: on this instance, or on the
+   * instance that runs sites for all (SITE_RUNNER=lease), which projects() cannot see.
+   */
+  hasProcess(projectId: string): Promise<boolean>;
   /** Stops every process of the project except `keepDeploymentId`. */
   retire(projectId: string, keepDeploymentId?: string): Promise<void>;
   /** The running deployment of a project on this instance, if any. */
