@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { multipart, registerDeveloper } from '../helpers/factories';
 import { createSiteProject, site, type SiteProject } from './site-helpers';
-import { SiteFiles } from '../../server/src/modules/hosting/site-files';
+import { blobKey, SiteFiles } from '../../server/src/modules/hosting/site-files';
 
 jest.setTimeout(60_000);
 
@@ -108,6 +108,34 @@ test('a file whose bytes do not match its digest is refused, and finish waits fo
   expect(early.statusCode).toBe(400);
   expect(early.json().message).toMatch(/still missing/);
   expect((await site(t, p, '/')).payload).not.toContain('digest');
+});
+
+test('many files in one upload are stored a few at a time: the answer lists them in the order sent; a bad one fails the request with every recorded blob stored', async () => {
+  const files: Record<string, string> = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f/${i}.txt`, `file ${i} ${crypto.randomUUID()}`]));
+  const blobs = Object.values(files).map((v) => ({ name: sha(v), content: v }));
+  files['index.html'] = `<title>many ${crypto.randomUUID()}</title>`;
+  const m = await manifest(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, sha(v)])));
+  expect(m.statusCode).toBe(200);
+  const id = m.json().deployment_id as string;
+  blobs.push({ name: sha(files['index.html']), content: files['index.html'] });
+
+  // The 30th is not its digest's bytes: a 400, after stores of the ones before it were started.
+  const bad = await upload(id, [...blobs.slice(0, 29), { name: blobs[29].name, content: 'not these bytes' }, ...blobs.slice(30)]);
+  expect(bad.statusCode).toBe(400);
+  expect(bad.json().message).toMatch(/does not match its digest/);
+  // Whatever the platform recorded is in the object store: no row without its bytes.
+  const rows = await t.database.query<{ digest: string }>('SELECT digest FROM site_blobs WHERE project_id = $1 AND digest = ANY($2::text[])', [p.id, blobs.map((b) => b.name)]);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const r of rows) await expect(t.app.deps.objectStore.stat(blobKey(p.id, r.digest))).resolves.toBeDefined();
+  expect(rows.map((r) => r.digest)).not.toContain(blobs[29].name);
+
+  // The rest goes up again; the answer lists what was sent, in order, and nothing is missing.
+  const rest = blobs.filter((b) => !rows.some((r) => r.digest === b.name));
+  const ok = await upload(id, rest);
+  expect(ok.statusCode).toBe(200);
+  expect(ok.json()).toMatchObject({ received: rest.map((b) => b.name), missing: [] });
+  expect((await finish(id)).statusCode).toBe(200);
+  expect((await site(t, p, '/f/29.txt')).payload).toBe(files['f/29.txt']);
 });
 
 test('another account\'s token is refused at every step, with nothing leaked', async () => {

@@ -34,6 +34,8 @@ import { loadRules } from './site-rules';
 import { DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipLimits } from './zip-extract';
 
 export const MAX_PATH_BYTES = 1024;
+/** Uploaded blobs being stored at once by one request (receive()). */
+const STORE_CONCURRENCY = 8;
 const DIGEST = /^[0-9a-f]{64}$/;
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /[\u0000-\u001f\u007f\\]/;
@@ -130,7 +132,7 @@ export class InstantDeploys {
 
   /**
    * Takes the file parts of an upload: each part's file name is its digest, which must be one the
-   * manifest lists and must match the bytes. Returns the digests stored.
+   * manifest lists and must match the bytes. Returns the digests stored, in the order sent.
    */
   async receive(project: ProjectRow, deploymentId: string, parts: AsyncIterable<{ type: string; filename?: string; file?: Readable }>, scratch: string): Promise<{ received: string[]; missing: string[] }> {
     // The deployment is looked up at the first file part, once the form's part headers before it
@@ -143,51 +145,72 @@ export class InstantDeploys {
       return new Set(Object.values(files));
     };
     const received: string[] = [];
-    for await (const part of parts) {
-      if (part.type !== 'file' || !part.file) continue;
-      if (!wanted) {
-        try {
-          wanted = await lookUp();
-        } catch (err) {
-          part.file.resume(); // drain it so the request can end
-          throw err;
-        }
-      }
-      const declared = String(part.filename ?? '').toLowerCase();
-      if (!DIGEST.test(declared)) {
-        part.file.resume();
-        throw Errors.badRequest(`Each file part's file name must be its SHA-256 in lower-case hex (got ${JSON.stringify(String(part.filename ?? '').slice(0, 80))}).`);
-      }
-      if (!wanted.has(declared)) {
-        part.file.resume();
-        throw Errors.badRequest(`${declared} is not a digest of this deployment's manifest.`);
-      }
-      const tmp = path.join(scratch, crypto.randomUUID());
-      const hash = crypto.createHash('sha256');
-      let size = 0;
-      const max = this.limits.maxTotalBytes;
-      await pipeline(
-        part.file,
-        async function* (src: AsyncIterable<Buffer>) {
-          for await (const c of src) {
-            size += c.length;
-            if (size > max) throw Errors.badRequest(`A file is larger than ${max} bytes.`);
-            hash.update(c);
-            yield c;
+    // A part's bytes are read (and checked) in order; storing them and recording the blob goes on
+    // beside the next parts, a few at a time: one at a time, a 5,000-file first deploy waited
+    // ~4 ms per file on the disk's round trips (bench/hosting.ts). A failed store fails the
+    // request, and the request answers only once every store it started has ended.
+    const storing = new Set<Promise<void>>();
+    let storeFailure: { err: unknown } | undefined;
+    const store = (digest: string, tmp: string, size: number) => {
+      const p: Promise<void> = (async () => {
+        await this.d.files.putBlob(project.id, digest, tmp, size);
+        await this.d.database.query(`INSERT INTO site_blobs (project_id, digest, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [project.id, digest, size]);
+      })()
+        .catch((err: unknown) => void (storeFailure ??= { err }))
+        .finally(() => storing.delete(p));
+      storing.add(p);
+    };
+    try {
+      for await (const part of parts) {
+        if (part.type !== 'file' || !part.file) continue;
+        if (!wanted) {
+          try {
+            wanted = await lookUp();
+          } catch (err) {
+            part.file.resume(); // drain it so the request can end
+            throw err;
           }
-        },
-        fs.createWriteStream(tmp, { flags: 'wx', mode: 0o644 }),
-      );
-      if ((part.file as Readable & { truncated?: boolean }).truncated) throw Errors.payloadTooLarge('The upload is larger than this server accepts.');
-      const actual = hash.digest('hex');
-      if (actual !== declared) {
-        await fsp.rm(tmp, { force: true });
-        throw Errors.badRequest(`The file sent as ${declared} does not match its digest (its SHA-256 is ${actual}).`);
+        }
+        const declared = String(part.filename ?? '').toLowerCase();
+        if (!DIGEST.test(declared)) {
+          part.file.resume();
+          throw Errors.badRequest(`Each file part's file name must be its SHA-256 in lower-case hex (got ${JSON.stringify(String(part.filename ?? '').slice(0, 80))}).`);
+        }
+        if (!wanted.has(declared)) {
+          part.file.resume();
+          throw Errors.badRequest(`${declared} is not a digest of this deployment's manifest.`);
+        }
+        const tmp = path.join(scratch, crypto.randomUUID());
+        const hash = crypto.createHash('sha256');
+        let size = 0;
+        const max = this.limits.maxTotalBytes;
+        await pipeline(
+          part.file,
+          async function* (src: AsyncIterable<Buffer>) {
+            for await (const c of src) {
+              size += c.length;
+              if (size > max) throw Errors.badRequest(`A file is larger than ${max} bytes.`);
+              hash.update(c);
+              yield c;
+            }
+          },
+          fs.createWriteStream(tmp, { flags: 'wx', mode: 0o644 }),
+        );
+        if ((part.file as Readable & { truncated?: boolean }).truncated) throw Errors.payloadTooLarge('The upload is larger than this server accepts.');
+        const actual = hash.digest('hex');
+        if (actual !== declared) {
+          await fsp.rm(tmp, { force: true });
+          throw Errors.badRequest(`The file sent as ${declared} does not match its digest (its SHA-256 is ${actual}).`);
+        }
+        if (storeFailure) throw storeFailure.err;
+        store(declared, tmp, size);
+        received.push(declared); // answered only once every store succeeded
+        while (storing.size >= STORE_CONCURRENCY) await Promise.race(storing);
       }
-      await this.d.files.putBlob(project.id, declared, tmp, size);
-      await this.d.database.query(`INSERT INTO site_blobs (project_id, digest, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [project.id, declared, size]);
-      received.push(declared);
+    } finally {
+      await Promise.all(storing);
     }
+    if (storeFailure) throw storeFailure.err;
     wanted ??= await lookUp();
     return { received, missing: await this.missing(project.id, [...wanted]) };
   }
