@@ -11,6 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'otplib';
+import { peerTokenOf } from '../../server/src/modules/hosting/runtime.leased';
 import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
 import { createTestDatabase, testDriver, urlWithDatabase, type TestDatabase } from '../helpers/test-db';
 import { multipart as form } from '../helpers/factories';
@@ -322,10 +323,20 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   for (let i = 0; i < 2; i++) expect(JSON.parse((await via('node site', 'GET', '/still', undefined, { host })).body).process).toBe([...processes][0]);
 
   // The instances' own route answers nothing to anyone else, with or without a made-up token.
-  for (const headers of [{}, { 'x-hostbase-peer': 'a-guess' }] as Record<string, string>[]) {
-    const probe = await via('runner route', 'POST', '/_hostbase/runner/ensure', JSON.stringify({ projectId, deploymentId }), { 'content-type': 'application/json', ...headers });
-    expect(probe.status).toBe(404);
+  for (const op of ['ensure', 'has-process']) {
+    for (const headers of [{}, { 'x-hostbase-peer': 'a-guess' }] as Record<string, string>[]) {
+      const probe = await via('runner route', 'POST', `/_hostbase/runner/${op}`, JSON.stringify({ projectId, deploymentId }), { 'content-type': 'application/json', ...headers });
+      expect([op, probe.status]).toEqual([op, 404]);
+    }
   }
+  // With the instances' token, on the runner: no project is a 400; an id that names nothing (a NUL
+  // in it too) has no process; the site's project has one.
+  const peer = { 'content-type': 'application/json', 'x-hostbase-peer': peerTokenOf(shared.JWT_SECRET) };
+  const hasProcess = (body: unknown) => send(platforms[0].port, 'POST', '/_hostbase/runner/has-process', JSON.stringify(body), peer);
+  expect((await hasProcess({})).status).toBe(400);
+  const nothing = await hasProcess({ projectId: 'no-such\u0000project' });
+  expect({ status: nothing.status, body: JSON.parse(nothing.body) }).toEqual({ status: 200, body: { running: false } });
+  expect(JSON.parse((await hasProcess({ projectId })).body)).toEqual({ running: true });
 
   // An environment change made on the instance that does not run sites restarts the runner's
   // process, and the answer says so (it asks the runner whether the site had a process).
