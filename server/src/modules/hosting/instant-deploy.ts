@@ -22,6 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, Errors } from '../../http/errors';
+import { BoundedTasks } from '../../lib/bounded-tasks';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository } from './hosting.repository';
@@ -149,17 +150,7 @@ export class InstantDeploys {
     // beside the next parts, a few at a time: one at a time, a 5,000-file first deploy waited
     // ~4 ms per file on the disk's round trips (bench/hosting.ts). A failed store fails the
     // request, and the request answers only once every store it started has ended.
-    const storing = new Set<Promise<void>>();
-    let storeFailure: { err: unknown } | undefined;
-    const store = (digest: string, tmp: string, size: number) => {
-      const p: Promise<void> = (async () => {
-        await this.d.files.putBlob(project.id, digest, tmp, size);
-        await this.d.database.query(`INSERT INTO site_blobs (project_id, digest, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [project.id, digest, size]);
-      })()
-        .catch((err: unknown) => void (storeFailure ??= { err }))
-        .finally(() => storing.delete(p));
-      storing.add(p);
-    };
+    const stores = new BoundedTasks(STORE_CONCURRENCY);
     try {
       for await (const part of parts) {
         if (part.type !== 'file' || !part.file) continue;
@@ -202,17 +193,21 @@ export class InstantDeploys {
           await fsp.rm(tmp, { force: true });
           throw Errors.badRequest(`The file sent as ${declared} does not match its digest (its SHA-256 is ${actual}).`);
         }
-        if (storeFailure) throw storeFailure.err;
-        store(declared, tmp, size);
+        await stores.start(() => this.storeBlob(project.id, declared, tmp, size));
         received.push(declared); // answered only once every store succeeded
-        while (storing.size >= STORE_CONCURRENCY) await Promise.race(storing);
       }
     } finally {
-      await Promise.all(storing);
+      await stores.settle();
     }
-    if (storeFailure) throw storeFailure.err;
+    stores.check();
     wanted ??= await lookUp();
     return { received, missing: await this.missing(project.id, [...wanted]) };
+  }
+
+  /** Keeps an uploaded file (checked against its digest) as the project's blob, and records it. */
+  private async storeBlob(projectId: string, digest: string, file: string, size: number): Promise<void> {
+    await this.d.files.putBlob(projectId, digest, file, size);
+    await this.d.database.query(`INSERT INTO site_blobs (project_id, digest, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [projectId, digest, size]);
   }
 
   /** Lays the deployment out from the project's blobs and makes it live (the live site is untouched on failure). */
