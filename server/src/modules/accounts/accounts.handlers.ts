@@ -1,6 +1,6 @@
 // Thin handlers keyed by operationId: read the request, call the service, shape the answer.
 import type { HandlerMap } from '../../http/types';
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import { currentAccount } from '../../http/auth';
 import { type AccountsService, publicAccount } from './accounts.service';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import { bearerToken, type SchemeVerifier } from '../../http/security';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { identityServiceDeps } from '../../lib/identity-deps';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';

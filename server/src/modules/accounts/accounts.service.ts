@@ -6,7 +6,7 @@ import type { AccountEvents } from '../../lib/account-events';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { WINDOW_LIMITS } from '../../lib/limits';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import {

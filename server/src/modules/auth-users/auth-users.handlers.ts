@@ -3,7 +3,7 @@
 // on the project of the x-api-key (req.project, set by the authKey verifier). Keyless ones (reset,
 // verify) name their project in req.authProjectId for CORS (http/app-cors.ts).
 import type { HandlerMap } from '../../http/types';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { currentEndUser, keyProject, ownedProject } from '../../http/auth';
 import { endUserView, type AuthUsersService } from './auth-users.service';
 

@@ -8,7 +8,7 @@ import type { ProjectMailers } from '../smtp/project-mailer';
 import type { Limit, RateLimiter } from '../../lib/rate-limit';
 import { WINDOW_LIMITS } from '../../lib/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import * as sharedRules from '../../../../shared/rules';
 import { DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../../lib/sign-in-guard';

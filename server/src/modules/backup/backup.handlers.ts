@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
 import { ownedProject } from '../../http/auth';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import type { HandlerMap } from '../../http/types';
 import { WINDOW_LIMITS } from '../../lib/limits';
 import { BackupError, exportProject, type BackupDeps } from './export';

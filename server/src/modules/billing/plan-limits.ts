@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { AccountEvents } from '../../lib/account-events';
 import type { Clock } from '../../lib/clock';
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import { LIMITS, allowance, planLimits, type LimitName } from '../../lib/plans';
 import { accounts } from '../accounts/accounts.tables';
 import { humanBytes } from '../storage/file-meta';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { HandlerMap } from '../../http/types';
 import type { Deps } from '../../deps';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { WINDOW_LIMITS } from '../../lib/limits';
 import { contactMessages } from './contact.tables';
 

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
 import { appCaller } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../platform/errors';
 import { bearerToken, headerValue } from '../../http/security';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';

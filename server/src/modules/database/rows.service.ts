@@ -3,7 +3,7 @@
 // security policies). Who sees or changes which row is decided by PostgreSQL alone (access-rules.ts):
 // nothing here filters rows. Each call is one statement (rows.query.ts) in a tenant transaction,
 // built from the table's columns as the catalog has them (rows.columns.ts; see run()).
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import { tenantStatement, type TenantSessionOptions } from './tenant-session';
 import { tableColumns } from './rows.columns';

@@ -3,7 +3,7 @@
 // platform's record of the table (project_db_tables, written as the platform): a failure leaves
 // neither half. PostgreSQL's refusals are answered through tenantError.
 import type { components } from '../../generated/openapi';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import { OWNER_COLUMN, applyAccess } from './access-rules';
 import { describeTable, describeTables, type ColumnInfo, type TableInfo } from './catalog';

@@ -10,7 +10,7 @@
 // Summing the size of every table costs a file lookup per table, so a reading well under the limit
 // (below REUSE_BELOW of it) is reused for REUSE_MS: near or past the limit, every write reads afresh.
 import type { Database } from '../../db/client';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { planLimits } from '../../lib/plans';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { humanBytes } from '../storage/file-meta';

@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock';
 import type { LookupCache } from '../../lib/lookup-cache';
 import type { SecretBox } from '../../lib/crypto';
 import { planLimits } from '../../lib/plans';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { CertificateIssuer } from './acme';
 import type { DomainRoute, DomainsRepository } from './domains.repository';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { HandlerMap } from '../../http/types';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { currentAccount, ownedProject } from '../../http/auth';
 import type { ProjectsService } from '../projects/projects.service';
 import type { HostingService } from './hosting.service';

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LookupCache } from '../../lib/lookup-cache';
 import type { Clock } from '../../lib/clock';
 import type { AccountEvents } from '../../lib/account-events';
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository, LiveSite } from './hosting.repository';

@@ -21,7 +21,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import { BoundedTasks } from '../../lib/bounded-tasks';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { BuildLifecycle } from './build-lifecycle';

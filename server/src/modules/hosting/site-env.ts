@@ -14,7 +14,7 @@
 // (site-init.cjs reads them from a file the platform writes): nothing the owner sets (LD_PRELOAD,
 // NODE_OPTIONS) ever reaches a process that runs as root or the relay.
 import type { SecretBox } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import type { HostingRepository } from './hosting.repository';
 import type { SiteEnvRow } from './hosting.tables';
 

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
 import { ProjectsRepository } from './projects.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';

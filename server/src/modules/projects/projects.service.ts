@@ -5,7 +5,7 @@ import { siteUrl } from '../../lib/site-url';
 import type { Clock } from '../../lib/clock';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';

@@ -2,7 +2,7 @@
 // half sealed), the DNS records to publish and their verification by real lookups, and the
 // mailboxes on a verified domain (passwords as Argon2id hashes Dovecot verifies). The mail
 // servers read the same rows through the views of migrations/0009_mail.sql.
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/crypto';
 import type { ProjectRow } from '../projects/projects.tables';

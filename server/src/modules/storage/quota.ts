@@ -1,7 +1,7 @@
 // The plan's storage limit over everything an account stores: its files and its sites'
 // deployments. Uploads (storage.service.ts) and deploys (hosting) charge bytes through charge(),
 // which is StorageRepository.chargeWithinQuota: one locked check-then-write per account.
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import { planLimits } from '../../lib/plans';
 import type { LookupCache } from '../../lib/lookup-cache';
 import type { StorageRepository, Tx, Usage } from './storage.repository';

@@ -3,7 +3,7 @@
 // it expires or is revoked; state in the database, so every instance agrees at once).
 import crypto from 'node:crypto';
 import type { AppCaller } from '../../http/auth';
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { isUuid } from '../../lib/ids';
 import type { ProjectRow } from '../projects/projects.tables';

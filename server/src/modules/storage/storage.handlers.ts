@@ -3,7 +3,7 @@
 // access rules unless it is the secret key alone), and signed links.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../http/types';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { appCaller, ownedProject } from '../../http/auth';
 import { sendObject, wantsAttachment } from './download';
 import { isNotModified, rangeFor } from '../../http/conditional';

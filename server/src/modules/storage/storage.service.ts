@@ -4,7 +4,7 @@
 // whose row could not be written are removed, so the two never disagree for long.
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError, Errors } from '../../http/errors';
+import { AppError, Errors } from '../../platform/errors';
 import type { Clock } from '../../lib/clock';
 import type { LookupCache } from '../../lib/lookup-cache';
 import { planLimits } from '../../lib/plans';
