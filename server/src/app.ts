@@ -14,13 +14,13 @@ import { openDatabase, type Database } from './db/client';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
 import { contractPartsPlugin, contractPlugin, MAX_PATH_PARAM_LENGTH } from './http/contract';
-import { systemClock, type Clock } from './lib/clock';
-import { createJwt } from './lib/jwt';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
-import { createRateLimiter } from './lib/rate-limit';
+import { systemClock, type Clock } from './platform/clock';
+import { createJwt } from './platform/jwt';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './platform/mailer';
+import { createRateLimiter } from './platform/rate-limit';
 import { scheduleHousekeeping } from './lib/housekeeping';
-import { removeOthersAccess, secureDataDir } from './lib/data-dir';
-import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
+import { removeOthersAccess, secureDataDir } from './platform/data-dir';
+import { createPasswordHasher, deriveKey, createSecretBox } from './platform/crypto';
 import { accountsPlugin } from './modules/accounts/accounts.module';
 import { contactPlugin } from './modules/contact/contact.handlers';
 import { backupPlugin } from './modules/backup/backup.handlers';
@@ -46,9 +46,9 @@ import { onClientError } from './http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
 import { compressPlugin } from './http/compress';
 import { appCorsPlugin } from './http/app-cors';
-import type { Deps } from './deps';
-import { LookupCache } from './lib/lookup-cache';
-import { createAccountEvents } from './lib/account-events';
+import type { Deps } from './platform/deps';
+import { LookupCache } from './platform/lookup-cache';
+import { createAccountEvents } from './platform/account-events';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { HttpLimits } from './http/connection-limits';
-import { DEFAULT_SITE_LIMITS } from './lib/limits';
+import { DEFAULT_SITE_LIMITS } from './platform/limits';
 
 export interface S3Config {
   endpoint: string;

@@ -1,6 +1,6 @@
 // Every module's drizzle tables, gathered for the typed client. Each module owns its *.tables.ts.
 import * as accountsTables from '../modules/accounts/accounts.tables';
-import * as rateLimitTables from '../lib/rate-limit.tables';
+import * as rateLimitTables from '../platform/rate-limit.tables';
 import * as contactTables from '../modules/contact/contact.tables';
 import * as projectsTables from '../modules/projects/projects.tables';
 import * as authUsersTables from '../modules/auth-users/auth-users.tables';

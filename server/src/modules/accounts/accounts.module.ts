@@ -2,7 +2,7 @@
 // every console operation relies on. As a plugin: decorates app.accounts and app.jwt.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { bearerToken, type SchemeVerifier } from '../../http/security';
 import { Errors } from '../../platform/errors';
 import { identityServiceDeps } from '../../lib/identity-deps';

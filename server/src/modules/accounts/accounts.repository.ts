@@ -2,8 +2,8 @@
 // itself (used_at IS NULL in the WHERE), so two instances can't both accept one token.
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { isUuid } from '../../platform/ids';
 import { normalizeEmail } from '../../lib/credentials';
 import { DeviceTokens } from '../../lib/device-tokens';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';

@@ -1,13 +1,13 @@
 // The rules of developer accounts: sign-up, sign-in with optional TOTP, token validity and
 // revocation, password reset and change, email verification. Depends on interfaces only.
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import type { AccountEvents } from '../../lib/account-events';
-import type { Mailer } from '../../lib/mailer';
-import type { RateLimiter } from '../../lib/rate-limit';
-import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import type { AccountEvents } from '../../platform/account-events';
+import type { Mailer } from '../../platform/mailer';
+import type { RateLimiter } from '../../platform/rate-limit';
+import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
-import { WINDOW_LIMITS } from '../../lib/limits';
+import { WINDOW_LIMITS } from '../../platform/limits';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import {
   DEVICE_TTL_MS,

@@ -3,7 +3,7 @@
 // As a plugin: decorates app.authUsers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
 import { keyProject } from '../../http/auth';
 import { identityServiceDeps } from '../../lib/identity-deps';
@@ -13,7 +13,7 @@ import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
-import { smtpTransport } from '../../lib/mailer';
+import { smtpTransport } from '../../platform/mailer';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import { signInRecorder } from '../usage/active-users';
 

@@ -3,8 +3,8 @@
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { isUuid } from '../../platform/ids';
 import { DeviceTokens } from '../../lib/device-tokens';
 import { transactionWithActivity } from '../activity/activity.context';
 import {

@@ -2,12 +2,12 @@
 // settings) and the app-side auth API (sign-up, sign-in, refresh with rotation and reuse
 // detection, sign-out, password reset, email verification). Depends on interfaces only.
 import crypto from 'node:crypto';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
 import type { ProjectMailers } from '../smtp/project-mailer';
-import type { Limit, RateLimiter } from '../../lib/rate-limit';
-import { WINDOW_LIMITS } from '../../lib/limits';
-import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
+import type { Limit, RateLimiter } from '../../platform/rate-limit';
+import { WINDOW_LIMITS } from '../../platform/limits';
+import { randomToken, sha256, type PasswordHasher } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
 import { checkPassword, normalizeEmail } from '../../lib/credentials';
 import * as sharedRules from '../../../../shared/rules';

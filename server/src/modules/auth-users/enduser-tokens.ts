@@ -4,8 +4,8 @@
 // "developer-jwt"), and it carries typ "enduser" where developer tokens carry "developer".
 // The format is unchanged from the hand-written signer this replaces (same header, same claims in
 // the same order), so tokens issued before still verify.
-import { deriveKey } from '../../lib/crypto';
-import type { Jwt } from '../../lib/jwt';
+import { deriveKey } from '../../platform/crypto';
+import type { Jwt } from '../../platform/jwt';
 
 export interface EndUserClaims {
   sub: string;

@@ -7,11 +7,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { ownedProject } from '../../http/auth';
 import { Errors } from '../../platform/errors';
 import type { HandlerMap } from '../../http/types';
-import { WINDOW_LIMITS } from '../../lib/limits';
+import { WINDOW_LIMITS } from '../../platform/limits';
 import { BackupError, exportProject, type BackupDeps } from './export';
 
 export function createBackupHandlers(deps: Deps, downloads: string): HandlerMap {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { TxClient } from '../../db/client';
 import { normalizeEmail } from '../../lib/credentials';
-import { isUuid } from '../../lib/ids';
+import { isUuid } from '../../platform/ids';
 import { COLUMN_TYPES, type TableInfo } from '../database/catalog';
 import { applyAccess } from '../database/access-rules';
 import { createTableSql, type ColumnSpec } from '../database/ddl';

@@ -2,8 +2,8 @@
 // provider), and an account's billing. As a plugin: decorates app.billing.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { deriveKey } from '../../lib/crypto';
+import type { Deps } from '../../platform/deps';
+import { deriveKey } from '../../platform/crypto';
 import { monthStart } from './plan-limits';
 import { activeUserCount, bandwidthBytes, mailboxCount, projectCount } from './usage-counts';
 import { BillingRepository } from './billing.repository';

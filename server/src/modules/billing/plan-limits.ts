@@ -5,8 +5,8 @@
 // exactly the allowed number get through. Another account's writers never wait on it.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { AccountEvents } from '../../lib/account-events';
-import type { Clock } from '../../lib/clock';
+import type { AccountEvents } from '../../platform/account-events';
+import type { Clock } from '../../platform/clock';
 import { AppError, Errors } from '../../platform/errors';
 import { LIMITS, allowance, planLimits, type LimitName } from '../../lib/plans';
 import { accounts } from '../accounts/accounts.tables';

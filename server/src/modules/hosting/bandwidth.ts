@@ -6,7 +6,7 @@
 // The owner's console and API are on the platform's own host and keep working.
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Clock } from '../../lib/clock';
+import type { Clock } from '../../platform/clock';
 import { allowance, planLimits } from '../../lib/plans';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';

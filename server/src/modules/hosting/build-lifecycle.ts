@@ -25,7 +25,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { isUuid } from '../../lib/ids';
+import { isUuid } from '../../platform/ids';
 import type { ObjectStore } from '../storage/object-store';
 import type { StorageQuota } from '../storage/quota';
 import type { ProjectRow } from '../projects/projects.tables';

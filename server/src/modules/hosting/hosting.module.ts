@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { HostingRepository } from './hosting.repository';
 import { HostingService } from './hosting.service';
@@ -20,7 +20,7 @@ import { StaticSites } from './static-site';
 import { TrafficCounter } from './traffic';
 import { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
 import type { ProjectRow } from '../projects/projects.tables';
-import type { AccountEvent } from '../../lib/account-events';
+import type { AccountEvent } from '../../platform/account-events';
 import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
 import { PlanLimitGuard } from '../billing/plan-limits';

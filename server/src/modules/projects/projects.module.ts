@@ -3,7 +3,7 @@
 // for the module that serves the call. As a plugin: decorates app.projects.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { Errors } from '../../platform/errors';
 import { headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
 import { ProjectsRepository } from './projects.repository';

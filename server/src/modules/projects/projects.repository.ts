@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { isUuid } from '../../lib/ids';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { isUuid } from '../../platform/ids';
 import { activityProject, transactionWithActivity } from '../activity/activity.context';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 

@@ -2,9 +2,9 @@
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
 import { siteUrl } from '../../lib/site-url';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';

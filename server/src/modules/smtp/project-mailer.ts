@@ -8,7 +8,7 @@
 // Sending a password-reset link from a different identity than the one the developer set up
 // would look like phishing to their users, fail the domain's expectations (its DMARC, the
 // From its app announces) and hide a broken mail host; a visible failure gets it fixed.
-import type { Mailer, MailMessage } from '../../lib/mailer';
+import type { Mailer, MailMessage } from '../../platform/mailer';
 
 export interface ProjectMailers {
   /** The mailer for this project's end-user mails. */

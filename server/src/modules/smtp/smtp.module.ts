@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PlanLimitGuard } from '../billing/plan-limits';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { writeDkimKeys } from './dkim-export';
 import { createDnsLookup, type DnsLookup } from './dns-records';
 import { SmtpRepository } from './smtp.repository';

@@ -3,8 +3,8 @@
 // mailboxes on a verified domain (passwords as Argon2id hashes Dovecot verifies). The mail
 // servers read the same rows through the views of migrations/0009_mail.sql.
 import { Errors } from '../../platform/errors';
-import type { Clock } from '../../lib/clock';
-import type { SecretBox } from '../../lib/crypto';
+import type { Clock } from '../../platform/clock';
+import type { SecretBox } from '../../platform/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
 import { generateDkimKey, dkimSelector } from './dkim';
 import type { DkimKeyEntry } from './dkim-export';
@@ -15,7 +15,7 @@ import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
 import type { PlanLimitGuard } from '../billing/plan-limits';
 import { mailboxCount } from '../billing/usage-counts';
-import type { AccountEvents } from '../../lib/account-events';
+import type { AccountEvents } from '../../platform/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */
 export const DEFAULT_QUOTA_BYTES = 5 * 1024 ** 3;

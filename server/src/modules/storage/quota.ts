@@ -3,7 +3,7 @@
 // which is StorageRepository.chargeWithinQuota: one locked check-then-write per account.
 import { AppError, Errors } from '../../platform/errors';
 import { planLimits } from '../../lib/plans';
-import type { LookupCache } from '../../lib/lookup-cache';
+import type { LookupCache } from '../../platform/lookup-cache';
 import type { StorageRepository, Tx, Usage } from './storage.repository';
 import { humanBytes } from './file-meta';
 

@@ -3,7 +3,7 @@
 // (their state, expiry included, decided by the database's clock so every instance agrees).
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../../lib/ids';
+import { isUuid } from '../../platform/ids';
 import { storageObjects, storageRules, storageSignedLinks, type SignedLinkRow, type StorageAccess, type StorageObjectRow, type StorageRuleRow } from './storage.tables';
 import { MAX_RULES_PER_PROJECT } from './access-rules';
 import { projects } from '../projects/projects.tables';

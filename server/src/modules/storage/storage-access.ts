@@ -4,8 +4,8 @@
 import crypto from 'node:crypto';
 import type { AppCaller } from '../../http/auth';
 import { AppError, Errors } from '../../platform/errors';
-import { randomToken, sha256 } from '../../lib/crypto';
-import { isUuid } from '../../lib/ids';
+import { randomToken, sha256 } from '../../platform/crypto';
+import { isUuid } from '../../platform/ids';
 import type { ProjectRow } from '../projects/projects.tables';
 import { accessOf, mayRead, mayWrite, uploadRefusal, type StorageCaller } from './access-rules';
 import type { StorageAccessRepository } from './storage-access.repository';

@@ -3,7 +3,7 @@
 // As a plugin: decorates app.storage.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import type { ProjectsService } from '../projects/projects.service';
 import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';

@@ -5,8 +5,8 @@
 // row, so two concurrent writers of one account can't both squeeze under the quota.
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../../lib/ids';
-import type { LookupCache } from '../../lib/lookup-cache';
+import { isUuid } from '../../platform/ids';
+import type { LookupCache } from '../../platform/lookup-cache';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';

@@ -5,10 +5,10 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError, Errors } from '../../platform/errors';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
 import { planLimits } from '../../lib/plans';
-import { safeEqual } from '../../lib/crypto';
+import { safeEqual } from '../../platform/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
 import { ObjectTooLargeError, type ObjectStore } from './object-store';
 import type { StorageRepository } from './storage.repository';

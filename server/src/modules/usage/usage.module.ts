@@ -5,8 +5,8 @@
 // route; decorates app.usageCounter (tests flush it).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { isUuid } from '../../lib/ids';
+import type { Deps } from '../../platform/deps';
+import { isUuid } from '../../platform/ids';
 import { RequestCounter } from './request-counter';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';

@@ -1,6 +1,6 @@
 // The usage report of the dashboards: series per bucket over a range, active users per day, the
 // current totals and the caller's plan limits, for one project or all of an account's projects.
-import type { Clock } from '../../lib/clock';
+import type { Clock } from '../../platform/clock';
 import { limitsView, planLimits } from '../../lib/plans';
 import type { Reply } from '../../http/types';
 import type { UsageRepository, UsageScope } from './usage.repository';

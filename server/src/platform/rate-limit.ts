@@ -8,7 +8,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Clock } from './clock';
-import { Errors } from '../platform/errors';
+import { Errors } from './errors';
 import { rateLimits } from './rate-limit.tables';
 
 export interface Limit {

@@ -1,16 +1,16 @@
 // What services are built from: every side effect behind an interface (immich's habit), so a
 // test chooses which parts are real.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from './config';
-import type { Database, Db } from './db/client';
-import type { Clock } from './lib/clock';
-import type { Jwt } from './lib/jwt';
-import type { Mailer } from './lib/mailer';
-import type { RateLimiter } from './lib/rate-limit';
-import type { PasswordHasher, SecretBox } from './lib/crypto';
-import type { ObjectStore } from './modules/storage/object-store';
-import type { LookupCache } from './lib/lookup-cache';
-import type { AccountEvents } from './lib/account-events';
+import type { Config } from '../config';
+import type { Database, Db } from '../db/client';
+import type { Clock } from './clock';
+import type { Jwt } from './jwt';
+import type { Mailer } from './mailer';
+import type { RateLimiter } from './rate-limit';
+import type { PasswordHasher, SecretBox } from './crypto';
+import type { ObjectStore } from '../modules/storage/object-store';
+import type { LookupCache } from './lookup-cache';
+import type { AccountEvents } from './account-events';
 
 export interface Deps {
   config: Config;
