@@ -10,9 +10,9 @@ import { openDatabase } from '../db/client';
 import { createSecretBox, deriveKey } from '../platform/crypto';
 import { PRIVATE_UMASK, secureDataDir } from '../platform/data-dir';
 import { loadEnvFile } from '../platform/env-file';
-import { FsObjectStore } from '../modules/storage/object-store.fs';
-import { S3ObjectStore } from '../modules/storage/object-store.s3';
-import type { ObjectStore } from '../modules/storage/object-store';
+import { FsObjectStore } from '../platform/object-store/object-store.fs';
+import { S3ObjectStore } from '../platform/object-store/object-store.s3';
+import type { ObjectStore } from '../platform/object-store/object-store';
 import { BackupError, exportProject, type BackupDeps } from '../modules/backup/export';
 import { importProject } from '../modules/backup/import';
 

@@ -8,7 +8,7 @@ import type { Jwt } from './jwt';
 import type { Mailer } from './mailer';
 import type { RateLimiter } from './rate-limit';
 import type { PasswordHasher, SecretBox } from './crypto';
-import type { ObjectStore } from '../modules/storage/object-store';
+import type { ObjectStore } from './object-store/object-store';
 import type { LookupCache } from './lookup-cache';
 import type { AccountEvents } from './account-events';
 

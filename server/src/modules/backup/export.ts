@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Database, TxClient } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
 import { isUuid } from '../../platform/ids';
-import type { ObjectStore } from '../storage/object-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import { describeTables, COLUMN_TYPES } from '../database/catalog';
 import { quoteIdent } from '../database/identifiers';
 import type { DbAccess } from '../database/database.tables';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ObjectStore } from '../storage/object-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import { writeArchive } from '../hosting/builds/output-archive';
 import { pathProblem } from '../hosting/instant-deploy';
 import { blobKey } from '../hosting/site-files';

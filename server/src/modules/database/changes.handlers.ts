@@ -14,7 +14,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
 import type { ChangesHub, Credential } from './changes';
 import { checkIdentifier, quoteIdent } from './identifiers';
-import { tenantError } from './pg-errors';
+import { tenantError } from '../../platform/pg-errors';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

@@ -8,7 +8,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import { tenantStatement, type TenantSessionOptions } from './tenant-session';
 import { tableColumns } from './rows.columns';
 import { checkIdentifier } from './identifiers';
-import { tenantError } from './pg-errors';
+import { tenantError } from '../../platform/pg-errors';
 import type { DatabaseContext } from './database.context';
 import type { TableInfo } from './catalog';
 import type { ProjectDatabaseRow } from './database.tables';

@@ -12,7 +12,7 @@ import { databaseUsage, schemasBytes } from './database-size';
 import type { DbAccess, ProjectDatabaseRow } from './database.tables';
 import { AUTO_ID, MAX_COLUMNS, addColumnSql, checkColumnSpec, createTableSql, type ColumnSpec } from './ddl';
 import { checkIdentifier, quoteIdent } from './identifiers';
-import { tenantError } from './pg-errors';
+import { tenantError } from '../../platform/pg-errors';
 import type { TenantSessionOptions, TenantTx } from './tenant-session';
 import { attachTriggers } from './triggers';
 

@@ -26,7 +26,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { isUuid } from '../../platform/ids';
-import type { ObjectStore } from '../storage/object-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageQuota } from '../storage/quota';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { HostingRepository } from './hosting.repository';

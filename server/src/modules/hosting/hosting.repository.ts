@@ -3,7 +3,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUuid } from '../../platform/ids';
-import { isUniqueViolation } from '../database/pg-errors';
+import { isUniqueViolation } from '../../platform/pg-errors';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
 import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../../platform/errors';
 import { contentRange, isNotModified, rangeFor } from '../../http/conditional';
-import { ObjectNotFoundError, RangeNotSatisfiableError, type ObjectStore } from './object-store';
+import { ObjectNotFoundError, RangeNotSatisfiableError, type ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageObjectRow } from './storage.tables';
 import { contentDisposition } from './file-meta';
 

@@ -10,7 +10,7 @@ import type { LookupCache } from '../../platform/lookup-cache';
 import { planLimits } from '../../lib/plans';
 import { safeEqual } from '../../platform/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
-import { ObjectTooLargeError, type ObjectStore } from './object-store';
+import { ObjectTooLargeError, type ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow } from './storage.tables';
 import { StorageQuota, type QuotaView, type StorageNotice } from './quota';

@@ -1,6 +1,6 @@
 // PostgreSQL's refusals of a tenant's statement, as the platform's errors. The message is
 // PostgreSQL's own (it names the column, value or constraint); nothing else of the error leaks.
-import { AppError, Errors } from '../../platform/errors';
+import { AppError, Errors } from './errors';
 
 interface PgError {
   code?: string;

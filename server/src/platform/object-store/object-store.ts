@@ -2,7 +2,7 @@
 // interface only; object-store.fs.ts (local disk, the default) and object-store.s3.ts
 // (MinIO / S3) implement it, and object-store.test.ts runs one suite against both.
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { YoungBufferRelease } from '../../platform/young-buffers';
+import { YoungBufferRelease } from '../young-buffers';
 
 export interface PutOptions {
   contentType?: string;
