@@ -42,7 +42,7 @@ import { activityPlugin } from './modules/activity/activity.module';
 import { billingPlugin } from './modules/billing/billing.module';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
-import { onClientError } from './http/connection-limits';
+import { onClientError } from './platform/http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
 import { compressPlugin } from './http/compress';
 import { appCorsPlugin } from './http/app-cors';

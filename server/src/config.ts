@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import net from 'node:net';
-import type { HttpLimits } from './http/connection-limits';
+import type { HttpLimits } from './platform/http/connection-limits';
 import { DEFAULT_SITE_LIMITS } from './platform/limits';
 
 export interface S3Config {

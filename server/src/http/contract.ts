@@ -8,9 +8,9 @@ import secureJson from 'secure-json-parse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { operations, type OperationId } from '../generated/operations';
-import type { HandlerMap } from './types';
+import type { HandlerMap } from '../platform/http/types';
 import { AppError, Errors, routeNotFound } from './errors';
-import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
+import { securityHook, type SchemeVerifier, type SecurityRequirement } from '../platform/http/security';
 import { formFieldValidator, unstorableText } from './validation';
 
 /**

@@ -1,5 +1,5 @@
 // Thin handlers keyed by operationId: read the request, call the service, shape the answer.
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { AppError, Errors } from '../../platform/errors';
 import { currentAccount } from '../../http/auth';
 import { type AccountsService, publicAccount } from './accounts.service';

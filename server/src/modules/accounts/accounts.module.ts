@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
-import { bearerToken, type SchemeVerifier } from '../../http/security';
+import { bearerToken, type SchemeVerifier } from '../../platform/http/security';
 import { Errors } from '../../platform/errors';
 import { identityServiceDeps } from '../../lib/identity-deps';
 import { AccountsRepository } from './accounts.repository';

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
-import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
+import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
 import { keyProject } from '../../http/auth';
 import { identityServiceDeps } from '../../lib/identity-deps';
 import { AuthUsersRepository } from './auth-users.repository';

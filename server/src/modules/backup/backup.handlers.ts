@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { ownedProject } from '../../http/auth';
 import { Errors } from '../../platform/errors';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { WINDOW_LIMITS } from '../../platform/limits';
 import { BackupError, exportProject, type BackupDeps } from './export';
 

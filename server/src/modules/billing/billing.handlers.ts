@@ -1,4 +1,4 @@
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { currentAccount } from '../../http/auth';
 import type { BillingService } from './billing.service';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import type { Deps } from '../../platform/deps';
 import { Errors } from '../../platform/errors';
 import { WINDOW_LIMITS } from '../../platform/limits';

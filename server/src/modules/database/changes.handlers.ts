@@ -6,10 +6,10 @@
 // caller, so the database's grants decide.
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { appCaller } from '../../http/auth';
 import { AppError } from '../../platform/errors';
-import { bearerToken, headerValue } from '../../http/security';
+import { bearerToken, headerValue } from '../../platform/http/security';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
 import type { ChangesHub, Credential } from './changes';

@@ -1,7 +1,7 @@
 // Rows: the apps' data API (/api/db/v1, the project's key and an end user's token) and the
 // console's row grid (developer token, as the project's owner role).
 import type { FastifyRequest } from 'fastify';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { appCaller, ownedProject as owned } from '../../http/auth';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';

@@ -2,7 +2,7 @@
 // The caller's own project first (no token: 401; another account's project: 404), then the rules
 // of schema.service.ts and sql-box.ts.
 import { ownedProject as owned } from '../../http/auth';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import type { DatabaseContext } from './database.context';
 import { SchemaService } from './schema.service';
 import { runSql } from './sql-box';

@@ -25,7 +25,7 @@ import { bandwidthPage, noSitePage, unavailablePage } from './pages';
 import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from './hosting.tables';
 import type { ProjectRow } from '../projects/projects.tables';
-import { endToEndHeaders } from '../../http/hop-by-hop';
+import { endToEndHeaders } from '../../platform/http/hop-by-hop';
 import { isPeerRequest, PEER_HEADER } from './runtime.leased';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });

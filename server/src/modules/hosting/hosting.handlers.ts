@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
 import { currentAccount, ownedProject } from '../../http/auth';
 import type { ProjectsService } from '../projects/projects.service';

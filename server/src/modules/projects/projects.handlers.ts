@@ -1,4 +1,4 @@
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { currentAccount, ownedProject } from '../../http/auth';
 import { KEY_KIND, projectView, type ProjectsService } from './projects.service';
 

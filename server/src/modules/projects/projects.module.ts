@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { Errors } from '../../platform/errors';
-import { headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
+import { headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
 import { ProjectsRepository } from './projects.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';

@@ -3,7 +3,7 @@
 // sandbox (no script, no same-origin) plus nosniff, so a browser never reinterprets the type.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../../platform/errors';
-import { contentRange, isNotModified, rangeFor } from '../../http/conditional';
+import { contentRange, isNotModified, rangeFor } from '../../platform/http/conditional';
 import { ObjectNotFoundError, RangeNotSatisfiableError, type ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageObjectRow } from './storage.tables';
 import { contentDisposition } from './file-meta';

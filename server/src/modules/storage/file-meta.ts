@@ -1,6 +1,6 @@
 // What we record about an uploaded file from what the client said: a safe display name and a
 // MIME type. Both end up in response headers, so anything that could break a header is dropped.
-import { typeByName } from '../../http/mime';
+import { typeByName } from '../../platform/http/mime';
 
 const OCTET = 'application/octet-stream';
 /**

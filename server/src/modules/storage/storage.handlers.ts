@@ -2,11 +2,11 @@
 // caller), share links (public, segment + id), app calls (the project's key, under the folder
 // access rules unless it is the secret key alone), and signed links.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HandlerMap } from '../../http/types';
+import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
 import { appCaller, ownedProject } from '../../http/auth';
 import { sendObject, wantsAttachment } from './download';
-import { isNotModified, rangeFor } from '../../http/conditional';
+import { isNotModified, rangeFor } from '../../platform/http/conditional';
 import type { FormPart, StorageService } from './storage.service';
 import { activityNote } from '../activity/activity.context';
 import type { StorageAccessService } from './storage-access';

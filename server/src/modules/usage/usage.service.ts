@@ -2,7 +2,7 @@
 // current totals and the caller's plan limits, for one project or all of an account's projects.
 import type { Clock } from '../../platform/clock';
 import { limitsView, planLimits } from '../../lib/plans';
-import type { Reply } from '../../http/types';
+import type { Reply } from '../../platform/http/types';
 import type { UsageRepository, UsageScope } from './usage.repository';
 import { monthStartOf, rangeWindow, type UsageRange } from './ranges';
 

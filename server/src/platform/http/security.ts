@@ -2,7 +2,7 @@
 // so an anonymous caller learns nothing about the body's shape). Schemes are looked up by name;
 // modules register verifiers for their schemes (bearerAuth here, bucketKey/authKey later).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, Errors } from './errors';
+import { AppError, Errors } from '../errors';
 
 export type SchemeVerifier = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export type SecurityRequirement = Record<string, string[]>[];

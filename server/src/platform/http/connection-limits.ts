@@ -15,7 +15,7 @@
 import type http from 'node:http';
 import net from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { ErrorCode } from './errors';
+import { ErrorCode } from '../errors';
 
 export interface HttpLimits {
   headersTimeoutMs: number;

@@ -1,8 +1,8 @@
 // Handler types derived from the generated contract types: a handler for operation K receives
 // K's body, path params and query, and returns K's 200 body (or sends something else via reply).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { operations } from '../generated/openapi';
-import type { OperationId } from '../generated/operations';
+import type { operations } from '../../generated/openapi';
+import type { OperationId } from '../../generated/operations';
 
 type Op<K extends OperationId> = operations[K];
 
