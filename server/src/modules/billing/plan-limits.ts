@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError, Errors } from '../../platform/errors';
 import { LIMITS, allowance, planLimits, type LimitName } from '../../lib/plans';
 import { accounts } from '../accounts/accounts.tables';
-import { humanBytes } from '../storage/file-meta';
+import { humanBytes } from '../../platform/human-bytes';
 import { quotaNotices } from './billing.tables';
 
 /** A drizzle transaction (a PgTransaction is a PgDatabase). */

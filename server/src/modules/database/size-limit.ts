@@ -13,7 +13,7 @@ import type { Database } from '../../db/client';
 import { Errors } from '../../platform/errors';
 import { planLimits } from '../../lib/plans';
 import { PlanLimitGuard } from '../billing/plan-limits';
-import { humanBytes } from '../storage/file-meta';
+import { humanBytes } from '../../platform/human-bytes';
 import type { DatabaseContext } from './database.context';
 import { accountUsage } from './database-size';
 

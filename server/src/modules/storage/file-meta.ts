@@ -31,15 +31,3 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
-
-/** 104857600 → "100 MiB": base 1024 like the console, up to 2 decimals. */
-export function humanBytes(n: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Math.round(value * 100) / 100} ${units[unit]}`;
-}

@@ -5,7 +5,7 @@ import { AppError, Errors } from '../../platform/errors';
 import { planLimits } from '../../lib/plans';
 import type { LookupCache } from '../../platform/lookup-cache';
 import type { StorageRepository, Tx, Usage } from './storage.repository';
-import { humanBytes } from './file-meta';
+import { humanBytes } from '../../platform/human-bytes';
 
 export interface QuotaView extends Usage {
   /** undefined: the plan has no limit. */

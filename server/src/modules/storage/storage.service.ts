@@ -14,7 +14,8 @@ import { ObjectTooLargeError, type ObjectStore } from '../../platform/object-sto
 import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow } from './storage.tables';
 import { StorageQuota, type QuotaView, type StorageNotice } from './quota';
-import { displayName, humanBytes, objectType } from './file-meta';
+import { displayName, objectType } from './file-meta';
+import { humanBytes } from '../../platform/human-bytes';
 import { folderProblem } from './access-rules';
 
 export const PAGE_SIZE = 100;
