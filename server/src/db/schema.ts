@@ -9,7 +9,8 @@ import * as hostingTables from '../modules/hosting/hosting.tables';
 import * as smtpTables from '../modules/smtp/smtp.tables';
 import * as databaseTables from '../modules/database/database.tables';
 import * as billingTables from '../modules/billing/billing.tables';
+import * as plansTables from '../modules/plans/plans.tables';
 import * as usageTables from '../modules/usage/usage.tables';
 import * as activityTables from '../modules/activity/activity.tables';
 
-export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, ...smtpTables, ...databaseTables, ...billingTables, ...usageTables, ...activityTables };
+export const schema = { ...accountsTables, ...rateLimitTables, ...contactTables, ...projectsTables, ...authUsersTables, ...storageTables, ...hostingTables, ...smtpTables, ...databaseTables, ...billingTables, ...plansTables, ...usageTables, ...activityTables };

@@ -14,7 +14,7 @@ import { createEndUserTokens } from './enduser-tokens';
 import { createProjectMailers } from '../smtp/project-mailer';
 import { SmtpRepository } from '../smtp/smtp.repository';
 import { smtpTransport } from '../../platform/mailer';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import { PlanLimitGuard } from '../plans/plan-limits';
 import { signInRecorder } from '../usage/active-users';
 
 export function createAuthUsersModule(deps: Deps) {

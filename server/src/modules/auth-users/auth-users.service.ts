@@ -16,8 +16,8 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
-import { monthStart, type PlanLimitGuard } from '../billing/plan-limits';
-import { activeUserCount } from '../billing/usage-counts';
+import { monthStart, type PlanLimitGuard } from '../plans/plan-limits';
+import { activeUserCount } from '../plans/usage-counts';
 import type { SignInRecorder } from '../usage/active-users';
 
 export const PAGE_SIZE = 100;

@@ -11,8 +11,8 @@
 // (below REUSE_BELOW of it) is reused for REUSE_MS: near or past the limit, every write reads afresh.
 import type { Database } from '../../db/client';
 import { Errors } from '../../platform/errors';
-import { planLimits } from '../../lib/plans';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import { planLimits } from '../plans/plans';
+import { PlanLimitGuard } from '../plans/plan-limits';
 import { humanBytes } from '../../platform/human-bytes';
 import type { DatabaseContext } from './database.context';
 import { accountUsage } from './database-size';

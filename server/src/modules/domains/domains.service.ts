@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import type { Clock } from '../../platform/clock';
 import type { LookupCache } from '../../platform/lookup-cache';
 import type { SecretBox } from '../../platform/crypto';
-import { planLimits } from '../../lib/plans';
+import { planLimits } from '../plans/plans';
 import { Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { CertificateIssuer } from './acme';

@@ -7,11 +7,11 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { allowance, planLimits } from '../../lib/plans';
+import { allowance, planLimits } from '../plans/plans';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
-import { amountOf, monthStart, type PlanLimitGuard } from '../billing/plan-limits';
-import { bandwidthBytes } from '../billing/usage-counts';
+import { amountOf, monthStart, type PlanLimitGuard } from '../plans/plan-limits';
+import { bandwidthBytes } from '../plans/usage-counts';
 
 export interface BandwidthBlock {
   accountId: string;

@@ -23,7 +23,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 import type { AccountEvent } from '../../platform/account-events';
 import { StorageRepository } from '../storage/storage.repository';
 import { StorageQuota } from '../storage/quota';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import { PlanLimitGuard } from '../plans/plan-limits';
 import { BandwidthGuard } from './bandwidth';
 import { InstantDeploys } from './instant-deploy';
 import { DatabaseLogs } from './runtime-logs';

@@ -9,8 +9,8 @@ import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
-import type { PlanLimitGuard } from '../billing/plan-limits';
-import { projectCount } from '../billing/usage-counts';
+import type { PlanLimitGuard } from '../plans/plan-limits';
+import { projectCount } from '../plans/usage-counts';
 import type { ProjectKeyRole } from '../../http/auth';
 
 /**

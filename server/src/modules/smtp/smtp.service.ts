@@ -13,8 +13,8 @@ import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain
 import { hashMailboxPassword } from './mailbox-password';
 import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
-import type { PlanLimitGuard } from '../billing/plan-limits';
-import { mailboxCount } from '../billing/usage-counts';
+import type { PlanLimitGuard } from '../plans/plan-limits';
+import { mailboxCount } from '../plans/usage-counts';
 import type { AccountEvents } from '../../platform/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */

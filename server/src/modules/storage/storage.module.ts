@@ -9,7 +9,7 @@ import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
 import { StorageAccessRepository } from './storage-access.repository';
 import { StorageAccessService } from './storage-access';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import { PlanLimitGuard } from '../plans/plan-limits';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { AppError, Errors } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
 import type { LookupCache } from '../../platform/lookup-cache';
-import { planLimits } from '../../lib/plans';
+import { planLimits } from '../plans/plans';
 import { safeEqual } from '../../platform/crypto';
 import type { ProjectRow } from '../projects/projects.tables';
 import { ObjectTooLargeError, type ObjectStore } from '../../platform/object-store/object-store';

@@ -13,7 +13,7 @@ import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
 import { applyRetention } from './retention';
 import { StorageRepository } from '../storage/storage.repository';
-import { activeUsers } from '../billing/usage-counts';
+import { activeUsers } from '../plans/usage-counts';
 
 export interface UsageOptions {
   flushEveryMs?: number;

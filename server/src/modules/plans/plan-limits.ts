@@ -8,10 +8,10 @@ import type { Db } from '../../db/client';
 import type { AccountEvents } from '../../platform/account-events';
 import type { Clock } from '../../platform/clock';
 import { AppError, Errors } from '../../platform/errors';
-import { LIMITS, allowance, planLimits, type LimitName } from '../../lib/plans';
+import { LIMITS, allowance, planLimits, type LimitName } from './plans';
 import { accounts } from '../accounts/accounts.tables';
 import { humanBytes } from '../../platform/human-bytes';
-import { quotaNotices } from './billing.tables';
+import { quotaNotices } from './plans.tables';
 
 /** A drizzle transaction (a PgTransaction is a PgDatabase). */
 export type Tx = Db;
