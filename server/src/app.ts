@@ -18,7 +18,7 @@ import { systemClock, type Clock } from './platform/clock';
 import { createJwt } from './platform/jwt';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './platform/mailer';
 import { createRateLimiter } from './platform/rate-limit';
-import { scheduleHousekeeping } from './lib/housekeeping';
+import { scheduleHousekeeping } from './housekeeping';
 import { removeOthersAccess, secureDataDir } from './platform/data-dir';
 import { createPasswordHasher, deriveKey, createSecretBox } from './platform/crypto';
 import { accountsPlugin } from './modules/accounts/accounts.module';

@@ -4,8 +4,8 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
-import { normalizeEmail } from '../../lib/credentials';
-import { DeviceTokens } from '../../lib/device-tokens';
+import { normalizeEmail } from '../sign-in/credentials';
+import { DeviceTokens } from '../sign-in/device-tokens';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {

@@ -8,7 +8,7 @@ import type { RateLimiter } from '../../platform/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
 import { WINDOW_LIMITS } from '../../platform/limits';
-import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import { checkPassword, normalizeEmail } from '../sign-in/credentials';
 import {
   DEVICE_TTL_MS,
   DEVICES_KEPT,
@@ -18,7 +18,7 @@ import {
   SIGN_IN_POLICY,
   guardBuckets,
   isBurst,
-} from '../../lib/sign-in-guard';
+} from '../sign-in/sign-in-guard';
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
 import { keyProject } from '../../http/auth';
-import { identityServiceDeps } from '../../lib/identity-deps';
+import { identityServiceDeps } from '../sign-in/identity-deps';
 import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { TxClient } from '../../db/client';
-import { normalizeEmail } from '../../lib/credentials';
+import { normalizeEmail } from '../sign-in/credentials';
 import { isUuid } from '../../platform/ids';
 import { COLUMN_TYPES, type TableInfo } from '../database/catalog';
 import { applyAccess } from '../database/access-rules';

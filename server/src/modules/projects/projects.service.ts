@@ -1,7 +1,7 @@
 // Projects: creation with a unique subdomain, ownership checks, API keys (random, stored hashed
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
-import { siteUrl } from '../../lib/site-url';
+import { siteUrl } from './site-url';
 import type { Clock } from '../../platform/clock';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { randomToken, sha256, type SecretBox } from '../../platform/crypto';

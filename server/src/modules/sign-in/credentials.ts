@@ -3,8 +3,8 @@
 // 800-63B 5.1.1.2: a minimum length, no commonly used password, nothing built from the user's own
 // e-mail address or name. No composition rules (they make passwords no harder to guess).
 import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
-import { Errors } from '../platform/errors';
-import { PASSWORD_MIN } from '../../../shared/rules';
+import { Errors } from '../../platform/errors';
+import { PASSWORD_MIN } from '../../../../shared/rules';
 
 /** SPEC section 9: password minimum length (NewPassword's minLength in openapi.yaml). */
 export { PASSWORD_MIN };

@@ -8,8 +8,8 @@
 //   never meets the ceiling others filled, nor the address limits of a shared address.
 // The account's owner, typing the right password from another address, is never refused because
 // of someone else's failures, unless those exhaust the ceiling and the owner's client is new.
-import type { Backoff } from '../platform/rate-limit';
-import { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy } from '../platform/limits';
+import type { Backoff } from '../../platform/rate-limit';
+import { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy } from '../../platform/limits';
 
 // The policies' numbers live with every other limit (lib/limits.ts).
 export { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy };

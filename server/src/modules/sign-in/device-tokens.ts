@@ -3,7 +3,7 @@
 // kind of user, same columns but the owner's: (id, <owner>, token_hash, created_at, last_used_at).
 import { and, desc, eq, gt, notInArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client';
+import type { Db } from '../../db/client';
 
 export type DeviceTable<Owner extends string> = PgTable & { id: PgColumn; tokenHash: PgColumn; createdAt: PgColumn; lastUsedAt: PgColumn } & Record<Owner, PgColumn>;
 

@@ -1,7 +1,7 @@
 // Periodic clean-up of rows that only matter for a while (expired rate-limit windows, used or
 // expired one-time tokens). Any instance may run it; the statements are idempotent.
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../platform/deps';
+import type { Deps } from './platform/deps';
 
 export const HOUSEKEEPING_SQL = [
   `DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`,

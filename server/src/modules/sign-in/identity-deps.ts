@@ -1,6 +1,6 @@
 // What both sign-in services (developer accounts, a project's end users) are built from besides
 // their own repository and token issuer.
-import type { Deps } from '../platform/deps';
+import type { Deps } from '../../platform/deps';
 
 export function identityServiceDeps(deps: Deps) {
   return {
