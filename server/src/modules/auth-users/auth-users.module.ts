@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
-import { keyProject } from '../../http/auth';
+import { keyProject } from '../caller/caller';
 import { identityServiceDeps } from '../sign-in/identity-deps';
 import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';

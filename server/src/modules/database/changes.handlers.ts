@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
-import { appCaller } from '../../http/auth';
+import { appCaller } from '../caller/caller';
 import { AppError } from '../../platform/errors';
 import { bearerToken, headerValue } from '../../platform/http/security';
 import type { ProjectRow } from '../projects/projects.tables';

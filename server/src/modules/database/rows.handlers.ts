@@ -2,7 +2,7 @@
 // console's row grid (developer token, as the project's owner role).
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
-import { appCaller, ownedProject as owned } from '../../http/auth';
+import { appCaller, ownedProject as owned } from '../caller/caller';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { DatabaseContext } from './database.context';
 import { RowsService, type RowsCaller } from './rows.service';

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
-import { currentAccount, ownedProject } from '../../http/auth';
+import { currentAccount, ownedProject } from '../caller/caller';
 import type { ProjectsService } from '../projects/projects.service';
 import type { HostingService } from './hosting.service';
 import type { SiteFiles } from './site-files';

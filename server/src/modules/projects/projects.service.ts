@@ -11,7 +11,7 @@ import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
 import type { PlanLimitGuard } from '../plans/plan-limits';
 import { projectCount } from '../plans/usage-counts';
-import type { ProjectKeyRole } from '../../http/auth';
+import type { ProjectKeyRole } from '../caller/caller';
 
 /**
  * The prefixes of each kind's keys, the one new keys get first. The authentication key is the

@@ -2,7 +2,7 @@
 // project's key, and signed links to files (a secret URL that serves one file without a key until
 // it expires or is revoked; state in the database, so every instance agrees at once).
 import crypto from 'node:crypto';
-import type { AppCaller } from '../../http/auth';
+import type { AppCaller } from '../caller/caller';
 import { AppError, Errors } from '../../platform/errors';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { isUuid } from '../../platform/ids';

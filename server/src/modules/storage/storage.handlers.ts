@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
-import { appCaller, ownedProject } from '../../http/auth';
+import { appCaller, ownedProject } from '../caller/caller';
 import { sendObject, wantsAttachment } from './download';
 import { isNotModified, rangeFor } from '../../platform/http/conditional';
 import type { FormPart, StorageService } from './storage.service';
