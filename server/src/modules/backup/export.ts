@@ -20,6 +20,7 @@ import {
   ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, type ArchiveData, type ArchivedTable, type Manifest, type Row,
 } from './backup.format';
 import { zipManifest } from './manifest-zip';
+import { BackupError } from './backup-error';
 import { TarWriter } from './tar';
 
 export interface BackupDeps {
@@ -35,12 +36,7 @@ export interface BackupDeps {
   mailHost?: string;
 }
 
-export class BackupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BackupError';
-  }
-}
+export { BackupError };
 
 const PAGE_ROWS = 5000;
 

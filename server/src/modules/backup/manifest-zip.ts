@@ -13,7 +13,7 @@ import type { ObjectStore } from '../../platform/object-store/object-store';
 import { writeArchive } from '../hosting/builds/output-archive';
 import { pathProblem } from '../hosting/instant-deploy';
 import { blobKey } from '../hosting/site-files';
-import { BackupError } from './export';
+import { BackupError } from './backup-error';
 
 const DIGEST = /^[0-9a-f]{64}$/;
 
