@@ -13,7 +13,7 @@ import { RazorpayProvider } from './razorpay.provider';
 import { TestPaymentProvider } from './test.provider';
 import type { PaymentProvider } from './payment-provider';
 import { keepRawBody } from './raw-body';
-import { StorageRepository } from '../storage/storage.repository';
+import { storageFigures } from '../storage/storage-figures';
 import { accountUsage } from '../database/database-size';
 
 export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
@@ -23,7 +23,7 @@ export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
 }
 
 export function createBillingModule(deps: Deps) {
-  const storage = new StorageRepository(deps.db);
+  const storage = storageFigures(deps.db);
   const service = new BillingService({
     repo: new BillingRepository(deps.db),
     provider: paymentProvider(deps),

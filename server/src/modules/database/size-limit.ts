@@ -12,7 +12,7 @@
 import type { Database } from '../../db/client';
 import { Errors } from '../../platform/errors';
 import { planLimits } from '../plans/plans';
-import { PlanLimitGuard } from '../plans/plan-limits';
+import { planLimitGuard } from '../plans/plan-limits';
 import { humanBytes } from '../../platform/human-bytes';
 import type { DatabaseContext } from './database.context';
 import { accountUsage } from './database-size';
@@ -66,6 +66,6 @@ const limits = new WeakMap<DatabaseContext, DatabaseSizeLimit>();
 
 export function databaseSizeLimit(ctx: DatabaseContext): DatabaseSizeLimit {
   let limit = limits.get(ctx);
-  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database, new PlanLimitGuard(ctx.deps).noticeOf('database'))));
+  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database, planLimitGuard(ctx.deps).noticeOf('database'))));
   return limit;
 }

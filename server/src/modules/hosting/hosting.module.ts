@@ -21,9 +21,8 @@ import { TrafficCounter } from './traffic';
 import { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
 import type { ProjectRow } from '../projects/projects.tables';
 import type { AccountEvent } from '../../platform/account-events';
-import { StorageRepository } from '../storage/storage.repository';
-import { StorageQuota } from '../storage/quota';
-import { PlanLimitGuard } from '../plans/plan-limits';
+import { storageQuota } from '../storage/storage-figures';
+import { planLimitGuard } from '../plans/plan-limits';
 import { BandwidthGuard } from './bandwidth';
 import { InstantDeploys } from './instant-deploy';
 import { DatabaseLogs } from './runtime-logs';
@@ -60,9 +59,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     if (project) await deps.events.emit(event(project));
   };
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
-  const limits = new PlanLimitGuard(deps);
+  const limits = planLimitGuard(deps);
   const builds = new BuildLifecycle({
-    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db, deps.lookups), limits.noticeOf('storage')), log: deps.log,
+    repo, files, store: deps.objectStore, quota: storageQuota(deps, limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });

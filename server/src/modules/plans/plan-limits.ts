@@ -127,3 +127,14 @@ export class PlanLimitGuard {
   }
 }
 
+
+// One guard per app (per Deps): the notices it knows were sent are the whole app's, whichever
+// module passed the limit.
+const guards = new WeakMap<PlanLimitGuardDeps, PlanLimitGuard>();
+
+/** The app's plan limit guard, made on first use: every module takes this one rather than its own. */
+export function planLimitGuard(deps: PlanLimitGuardDeps): PlanLimitGuard {
+  let guard = guards.get(deps);
+  if (!guard) guards.set(deps, (guard = new PlanLimitGuard(deps)));
+  return guard;
+}

@@ -10,7 +10,7 @@ import { ProjectsRepository } from './projects.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
 import type { ProjectKeyKind } from './projects.tables';
-import { PlanLimitGuard } from '../plans/plan-limits';
+import { planLimitGuard } from '../plans/plan-limits';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({
@@ -20,7 +20,7 @@ export function createProjectsModule(deps: Deps) {
     platformDomain: deps.config.platformDomain,
     bucketDomain: deps.config.publicUrl,
     lookups: deps.lookups,
-    limits: new PlanLimitGuard(deps),
+    limits: planLimitGuard(deps),
   });
   // The deprecated aliases: x-api-key with one kind of key each (bucketKey: the secret key on
   // storage; authKey: the publishable key on auth and the database).

@@ -9,7 +9,7 @@ import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
 import { StorageAccessRepository } from './storage-access.repository';
 import { StorageAccessService } from './storage-access';
-import { PlanLimitGuard } from '../plans/plan-limits';
+import { planLimitGuard } from '../plans/plan-limits';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {
@@ -21,7 +21,7 @@ export function createStorageModule(deps: Deps, projects: ProjectsService) {
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
     clock: deps.clock,
-    notice: new PlanLimitGuard(deps).noticeOf('storage'),
+    notice: planLimitGuard(deps).noticeOf('storage'),
     lookups: deps.lookups,
   });
   const access = new StorageAccessService({ repo: accessRepo, storage: service, publicUrl: deps.config.publicUrl });

@@ -12,7 +12,7 @@ import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
 import { applyRetention } from './retention';
-import { StorageRepository } from '../storage/storage.repository';
+import { storageFigures } from '../storage/storage-figures';
 import { activeUsers } from '../plans/usage-counts';
 
 export interface UsageOptions {
@@ -37,7 +37,7 @@ export function createUsageModule(app: FastifyInstance, deps: Deps, opts: UsageO
     clearInterval(retention);
     await counter.close();
   });
-  const storage = new StorageRepository(deps.db);
+  const storage = storageFigures(deps.db);
   const service = new UsageService({
     repo,
     clock: deps.clock,
