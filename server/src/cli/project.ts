@@ -13,8 +13,7 @@ import { loadEnvFile } from '../platform/env-file';
 import { FsObjectStore } from '../platform/object-store/object-store.fs';
 import { S3ObjectStore } from '../platform/object-store/object-store.s3';
 import type { ObjectStore } from '../platform/object-store/object-store';
-import { BackupError, exportProject, type BackupDeps } from '../modules/backup/export';
-import { importProject } from '../modules/backup/import';
+import { BackupError, exportProject, type BackupDeps, importProject } from '../modules/backup';
 
 const USAGE = `usage:
   npm run project -- export <projectId> --out <file.tar.gz>

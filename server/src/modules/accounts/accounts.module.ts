@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { bearerToken, type SchemeVerifier } from '../../platform/http/security';
 import { Errors } from '../../platform/errors';
-import { identityServiceDeps } from '../sign-in/identity-deps';
+import { identityServiceDeps } from '../sign-in';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { createAccountsHandlers } from './accounts.handlers';

@@ -4,8 +4,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
-import { normalizeEmail } from '../sign-in/credentials';
-import { DeviceTokens } from '../sign-in/device-tokens';
+import { normalizeEmail, DeviceTokens } from '../sign-in';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {

@@ -8,8 +8,9 @@ import type { RateLimiter } from '../../platform/rate-limit';
 import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
 import { WINDOW_LIMITS } from '../../platform/limits';
-import { checkPassword, normalizeEmail } from '../sign-in/credentials';
 import {
+  checkPassword,
+  normalizeEmail,
   DEVICE_TTL_MS,
   DEVICES_KEPT,
   MFA_CHALLENGE_ATTEMPTS,
@@ -18,11 +19,11 @@ import {
   SIGN_IN_POLICY,
   guardBuckets,
   isBurst,
-} from '../sign-in/sign-in-guard';
+} from '../sign-in';
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
-import { activityActor } from '../activity/activity.context';
+import { activityActor } from '../activity';
 
 export interface DeveloperClaims {
   sub: string;

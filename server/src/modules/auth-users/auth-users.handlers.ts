@@ -4,7 +4,7 @@
 // verify) name their project in req.authProjectId for CORS (http/app-cors.ts).
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
-import { currentEndUser, keyProject, ownedProject } from '../caller/caller';
+import { currentEndUser, keyProject, ownedProject } from '../caller';
 import { endUserView, type AuthUsersService } from './auth-users.service';
 
 export function createAuthUsersHandlers(service: AuthUsersService): HandlerMap {

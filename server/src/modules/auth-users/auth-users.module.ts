@@ -5,15 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
-import { keyProject } from '../caller/caller';
-import { identityServiceDeps } from '../sign-in/identity-deps';
+import { keyProject } from '../caller';
+import { identityServiceDeps } from '../sign-in';
 import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
-import { projectMailers } from '../smtp/project-mailer';
-import { planLimitGuard } from '../plans/plan-limits';
-import { signInRecorder } from '../usage/active-users';
+import { projectMailers } from '../smtp';
+import { planLimitGuard } from '../plans';
+import { signInRecorder } from '../usage';
 
 export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({

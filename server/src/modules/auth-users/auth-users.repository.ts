@@ -5,8 +5,8 @@ import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
-import { DeviceTokens } from '../sign-in/device-tokens';
-import { transactionWithActivity } from '../activity/activity.context';
+import { DeviceTokens } from '../sign-in';
+import { transactionWithActivity } from '../activity';
 import {
   authSettings,
   endUserDevices,

@@ -4,21 +4,19 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../../platform/clock';
 import type { LookupCache } from '../../platform/lookup-cache';
-import type { ProjectMailers } from '../smtp/project-mailer';
+import type { ProjectMailers } from '../smtp';
 import type { Limit, RateLimiter } from '../../platform/rate-limit';
 import { WINDOW_LIMITS } from '../../platform/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
-import { checkPassword, normalizeEmail } from '../sign-in/credentials';
+import { checkPassword, normalizeEmail, DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../sign-in';
 import * as sharedRules from '../../../../shared/rules';
-import { DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../sign-in/sign-in-guard';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
-import { monthStart, type PlanLimitGuard } from '../plans/plan-limits';
-import { activeUserCount } from '../plans/usage-counts';
-import type { SignInRecorder } from '../usage/active-users';
+import { monthStart, type PlanLimitGuard, activeUserCount } from '../plans';
+import type { SignInRecorder } from '../usage';
 
 export const PAGE_SIZE = 100;
 const RESET_TTL_MS = 60 * 60 * 1000;

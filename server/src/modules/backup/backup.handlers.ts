@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
-import { ownedProject } from '../caller/caller';
+import { ownedProject } from '../caller';
 import { Errors } from '../../platform/errors';
 import type { HandlerMap } from '../../platform/http/types';
 import { WINDOW_LIMITS } from '../../platform/limits';

@@ -10,9 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../../platform/object-store/object-store';
-import { writeArchive } from '../hosting/builds/output-archive';
-import { pathProblem } from '../hosting/instant-deploy';
-import { blobKey } from '../hosting/site-files';
+import { writeArchive, pathProblem, blobKey } from '../hosting';
 import { BackupError } from './backup-error';
 
 const DIGEST = /^[0-9a-f]{64}$/;

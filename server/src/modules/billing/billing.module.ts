@@ -4,8 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { deriveKey } from '../../platform/crypto';
-import { monthStart } from '../plans/plan-limits';
-import { activeUserCount, bandwidthBytes, mailboxCount, projectCount } from '../plans/usage-counts';
+import { monthStart, activeUserCount, bandwidthBytes, mailboxCount, projectCount } from '../plans';
 import { BillingRepository } from './billing.repository';
 import { BillingService } from './billing.service';
 import { createBillingHandlers } from './billing.handlers';
@@ -13,8 +12,8 @@ import { RazorpayProvider } from './razorpay.provider';
 import { TestPaymentProvider } from './test.provider';
 import type { PaymentProvider } from './payment-provider';
 import { keepRawBody } from './raw-body';
-import { storageFigures } from '../storage/storage-figures';
-import { accountUsage } from '../database/database-size';
+import { storageFigures } from '../storage';
+import { accountUsage } from '../database';
 
 export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
   const rz = deps.config.razorpay;

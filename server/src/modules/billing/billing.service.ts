@@ -4,8 +4,8 @@
 import { AppError, ErrorCode, Errors } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
-import { LIMITS, PLANS, PLAN_NAMES, allowance, limitsView, planLimits, type LimitName, type PlanName } from '../plans/plans';
-import type { AccountRow } from '../accounts/accounts.tables';
+import { LIMITS, PLANS, PLAN_NAMES, allowance, limitsView, planLimits, type LimitName, type PlanName } from '../plans';
+import type { AccountRow } from '../accounts';
 import type { BillingRepository } from './billing.repository';
 import type { PaymentOrderRow } from './billing.tables';
 import { PaymentProviderError, type PaymentProvider } from './payment-provider';

@@ -7,10 +7,10 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
-import { appCaller } from '../caller/caller';
+import { appCaller } from '../caller';
 import { AppError } from '../../platform/errors';
 import { bearerToken, headerValue } from '../../platform/http/security';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
 import type { ChangesHub, Credential } from './changes';
 import { checkIdentifier, quoteIdent } from './identifiers';

@@ -2,8 +2,8 @@
 // console's row grid (developer token, as the project's owner role).
 import type { FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
-import { appCaller, ownedProject as owned } from '../caller/caller';
-import type { ProjectRow } from '../projects/projects.tables';
+import { appCaller, ownedProject as owned } from '../caller';
+import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
 import { RowsService, type RowsCaller } from './rows.service';
 import { databaseSizeLimit } from './size-limit';

@@ -4,7 +4,7 @@
 // nothing here filters rows. Each call is one statement (rows.query.ts) in a tenant transaction,
 // built from the table's columns as the catalog has them (rows.columns.ts; see run()).
 import { AppError, Errors } from '../../platform/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import { tenantStatement, type TenantSessionOptions } from './tenant-session';
 import { tableColumns } from './rows.columns';
 import { checkIdentifier } from './identifiers';

@@ -4,7 +4,7 @@
 // neither half. PostgreSQL's refusals are answered through tenantError.
 import type { components } from '../../generated/openapi';
 import { Errors } from '../../platform/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import { OWNER_COLUMN, applyAccess } from './access-rules';
 import { describeTable, describeTables, type ColumnInfo, type TableInfo } from './catalog';
 import type { DatabaseContext } from './database.context';

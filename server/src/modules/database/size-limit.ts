@@ -11,8 +11,7 @@
 // (below REUSE_BELOW of it) is reused for REUSE_MS: near or past the limit, every write reads afresh.
 import type { Database } from '../../db/client';
 import { Errors } from '../../platform/errors';
-import { planLimits } from '../plans/plans';
-import { planLimitGuard } from '../plans/plan-limits';
+import { planLimits, planLimitGuard } from '../plans';
 import { humanBytes } from '../../platform/human-bytes';
 import type { DatabaseContext } from './database.context';
 import { accountUsage } from './database-size';

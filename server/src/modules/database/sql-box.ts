@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { ArrayResult, TxClient } from '../../db/client';
 import type { components } from '../../generated/openapi';
 import { AppError, Errors } from '../../platform/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
 import { STATEMENT_TIMEOUT_MS } from './tenant-session';
 

@@ -7,11 +7,9 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { allowance, planLimits } from '../plans/plans';
+import { allowance, planLimits, amountOf, monthStart, type PlanLimitGuard, bandwidthBytes } from '../plans';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
-import { amountOf, monthStart, type PlanLimitGuard } from '../plans/plan-limits';
-import { bandwidthBytes } from '../plans/usage-counts';
 
 export interface BandwidthBlock {
   accountId: string;

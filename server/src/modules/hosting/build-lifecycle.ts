@@ -27,8 +27,8 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { isUuid } from '../../platform/ids';
 import type { ObjectStore } from '../../platform/object-store/object-store';
-import type { StorageQuota } from '../storage/quota';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { StorageQuota } from '../storage';
+import type { ProjectRow } from '../projects';
 import type { HostingRepository } from './hosting.repository';
 import { siteKeyPrefix, type SiteFiles } from './site-files';
 

@@ -24,7 +24,7 @@ import type { TrafficCounter } from './traffic';
 import { bandwidthPage, noSitePage, unavailablePage } from './pages';
 import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from './hosting.tables';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import { endToEndHeaders } from '../../platform/http/hop-by-hop';
 import { isPeerRequest, PEER_HEADER } from './runtime.leased';
 

@@ -9,14 +9,14 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
-import { currentAccount, ownedProject } from '../caller/caller';
-import type { ProjectsService } from '../projects/projects.service';
+import { currentAccount, ownedProject } from '../caller';
+import type { ProjectsService } from '../projects';
 import type { HostingService } from './hosting.service';
 import type { SiteFiles } from './site-files';
 import { PROJECT_TYPES } from './site-layout';
 import { IN_MEMORY_MAX } from './zip-extract';
 import type { InstantDeploys } from './instant-deploy';
-import { activityNote } from '../activity/activity.context';
+import { activityNote } from '../activity';
 import type { BuildSettingsService } from './build-settings';
 import { SSE_HEADERS, type BuildLogStreams } from './build-log-stream';
 

@@ -7,7 +7,7 @@ import type { LookupCache } from '../../platform/lookup-cache';
 import type { Clock } from '../../platform/clock';
 import type { AccountEvents } from '../../platform/account-events';
 import { AppError, Errors } from '../../platform/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';

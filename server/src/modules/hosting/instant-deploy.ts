@@ -23,7 +23,7 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError, Errors } from '../../platform/errors';
 import { BoundedTasks } from '../../platform/bounded-tasks';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository } from './hosting.repository';
 import type { HostingService } from './hosting.service';

@@ -10,7 +10,7 @@ import { ProjectsRepository } from './projects.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
 import type { ProjectKeyKind } from './projects.tables';
-import { planLimitGuard } from '../plans/plan-limits';
+import { planLimitGuard } from '../plans';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({

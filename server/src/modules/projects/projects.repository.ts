@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
-import { activityProject, transactionWithActivity } from '../activity/activity.context';
+import { activityProject, transactionWithActivity } from '../activity';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 
 export interface NewKey {

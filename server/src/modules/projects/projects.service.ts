@@ -9,9 +9,8 @@ import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
-import type { PlanLimitGuard } from '../plans/plan-limits';
-import { projectCount } from '../plans/usage-counts';
-import type { ProjectKeyRole } from '../caller/caller';
+import { type PlanLimitGuard, projectCount } from '../plans';
+import type { ProjectKeyRole } from '../caller';
 
 /**
  * The prefixes of each kind's keys, the one new keys get first. The authentication key is the

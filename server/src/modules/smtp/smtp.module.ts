@@ -2,7 +2,7 @@
 // mailboxes go with the project (ON DELETE CASCADE), so no deletion hook is needed.
 // As a plugin: decorates app.smtp.
 import type { FastifyInstance } from 'fastify';
-import { planLimitGuard } from '../plans/plan-limits';
+import { planLimitGuard } from '../plans';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { writeDkimKeys } from './dkim-export';

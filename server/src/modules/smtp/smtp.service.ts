@@ -5,7 +5,7 @@
 import { Errors } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
 import type { SecretBox } from '../../platform/crypto';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import { generateDkimKey, dkimSelector } from './dkim';
 import type { DkimKeyEntry } from './dkim-export';
 import { checkRecords, mailRecords, notVerifiedMessage, type DnsLookup, type RecordCheck } from './dns-records';
@@ -13,8 +13,7 @@ import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain
 import { hashMailboxPassword } from './mailbox-password';
 import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
-import type { PlanLimitGuard } from '../plans/plan-limits';
-import { mailboxCount } from '../plans/usage-counts';
+import { type PlanLimitGuard, mailboxCount } from '../plans';
 import type { AccountEvents } from '../../platform/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */

@@ -2,7 +2,7 @@
 // deployments. Uploads (storage.service.ts) and deploys (hosting) charge bytes through charge(),
 // which is StorageRepository.chargeWithinQuota: one locked check-then-write per account.
 import { AppError, Errors } from '../../platform/errors';
-import { planLimits } from '../plans/plans';
+import { planLimits } from '../plans';
 import type { LookupCache } from '../../platform/lookup-cache';
 import type { StorageRepository, Tx, Usage } from './storage.repository';
 import { humanBytes } from '../../platform/human-bytes';

@@ -2,11 +2,11 @@
 // project's key, and signed links to files (a secret URL that serves one file without a key until
 // it expires or is revoked; state in the database, so every instance agrees at once).
 import crypto from 'node:crypto';
-import type { AppCaller } from '../caller/caller';
+import type { AppCaller } from '../caller';
 import { AppError, Errors } from '../../platform/errors';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { isUuid } from '../../platform/ids';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import { accessOf, mayRead, mayWrite, uploadRefusal, type StorageCaller } from './access-rules';
 import type { StorageAccessRepository } from './storage-access.repository';
 import type { FormPart, StorageService } from './storage.service';

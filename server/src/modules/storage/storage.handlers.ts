@@ -4,11 +4,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
-import { appCaller, ownedProject } from '../caller/caller';
+import { appCaller, ownedProject } from '../caller';
 import { sendObject, wantsAttachment } from './download';
 import { isNotModified, rangeFor } from '../../platform/http/conditional';
 import type { FormPart, StorageService } from './storage.service';
-import { activityNote } from '../activity/activity.context';
+import { activityNote } from '../activity';
 import type { StorageAccessService } from './storage-access';
 import type { StorageRuleRow } from './storage.tables';
 

@@ -4,12 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
-import type { ProjectsService } from '../projects/projects.service';
+import type { ProjectsService } from '../projects';
 import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
 import { StorageAccessRepository } from './storage-access.repository';
 import { StorageAccessService } from './storage-access';
-import { planLimitGuard } from '../plans/plan-limits';
+import { planLimitGuard } from '../plans';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 
 export function createStorageModule(deps: Deps, projects: ProjectsService) {

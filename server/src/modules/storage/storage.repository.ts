@@ -11,7 +11,7 @@ import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';
 import { storageObjects, type NewStorageObject, type StorageObjectRow } from './storage.tables';
-import { activityNote, transactionWithActivity } from '../activity/activity.context';
+import { activityNote, transactionWithActivity } from '../activity';
 
 export interface Usage {
   plan: string;

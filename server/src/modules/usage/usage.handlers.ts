@@ -1,5 +1,5 @@
 // The usage operations of openapi.yaml: the caller's projects together, or one of them.
-import { currentAccount, ownedProject } from '../caller/caller';
+import { currentAccount, ownedProject } from '../caller';
 import type { HandlerMap } from '../../platform/http/types';
 import type { UsageService } from './usage.service';
 

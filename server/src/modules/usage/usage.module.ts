@@ -12,8 +12,8 @@ import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
 import { applyRetention } from './retention';
-import { storageFigures } from '../storage/storage-figures';
-import { activeUsers } from '../plans/usage-counts';
+import { storageFigures } from '../storage';
+import { activeUsers } from '../plans';
 
 export interface UsageOptions {
   flushEveryMs?: number;

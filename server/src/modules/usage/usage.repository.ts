@@ -4,7 +4,7 @@
 // bandwidth are read where they already live; the month's active users are the plan limit's count
 // (billing/usage-counts.ts).
 import type { Database } from '../../db/client';
-import { schemasBytes } from '../database/database-size';
+import { schemasBytes } from '../database';
 
 export interface RequestDelta {
   projectId: string;

@@ -1,7 +1,7 @@
 // The usage report of the dashboards: series per bucket over a range, active users per day, the
 // current totals and the caller's plan limits, for one project or all of an account's projects.
 import type { Clock } from '../../platform/clock';
-import { limitsView, planLimits } from '../plans/plans';
+import { limitsView, planLimits } from '../plans';
 import type { Reply } from '../../platform/http/types';
 import type { UsageRepository, UsageScope } from './usage.repository';
 import { monthStartOf, rangeWindow, type UsageRange } from './ranges';
