@@ -51,5 +51,5 @@ export const backupPlugin = fp(
     await fsp.rm(downloads, { recursive: true, force: true });
     app.contractParts.add('backup', { handlers: createBackupHandlers(app.deps, downloads) });
   },
-  { name: 'hostbase-backup', dependencies: ['hostbase-contract-parts'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-backup', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-database', 'hostbase-domains', 'hostbase-hosting', 'hostbase-storage'], decorators: { fastify: ['deps'] } },
 );

@@ -51,7 +51,7 @@ export const billingPlugin = fp(
     keepRawBody(app, ['razorpayWebhook']);
     app.contractParts.add('billing', billing);
   },
-  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -53,7 +53,7 @@ export const usagePlugin = fp(
     app.decorate('usageCounter', usage.counter);
     app.contractParts.add('usage', { handlers: usage.handlers });
   },
-  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {
