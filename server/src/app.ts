@@ -64,7 +64,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
-  // It also carries the slow-client and connection limits (http/connection-limits.ts).
+  // It also carries the slow-client and connection limits (platform/http/connection-limits.ts).
   const frontDoor = new FrontDoor(config.http);
   const app = Fastify({
     serverFactory: frontDoor.serverFactory,

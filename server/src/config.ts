@@ -33,7 +33,7 @@ export interface Config {
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
-  /** json: JSON lines always; auto: readable lines when stdout is a terminal (lib/log-format.ts). */
+  /** json: JSON lines always; auto: readable lines when stdout is a terminal (platform/log-format.ts). */
   logFormat: 'json' | 'auto';
   trustProxy: boolean;
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
@@ -63,7 +63,7 @@ export interface Config {
    * none, so requirements are installed from the upload's own wheels and the host's packages).
    */
   builds: { timeoutMs: number; memoryBytes: number; diskBytes: number; concurrency: number; perAccount: number; pipIndexUrl?: string };
-  /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
+  /** Slow clients and connection floods on the one port (platform/http/connection-limits.ts). */
   http: HttpLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
   version: string;

@@ -12,7 +12,7 @@
 // If this process is killed outright, its sites die with it (the sandbox's --die-with-parent) and
 // the next start sweeps what they left (runtime.process.ts). If start.mjs is killed outright, its
 // IPC channel closes and this server shuts down as for a Ctrl-C.
-// First: the heap's growth is set before the platform's modules load (lib/heap-growth.ts).
+// First: the heap's growth is set before the platform's modules load (platform/heap-growth.ts).
 import './platform/heap-growth';
 import path from 'node:path';
 import { loadConfig } from './config';

@@ -1,4 +1,4 @@
-// The one JWT stack (lib/jwt.ts) on its own: what it accepts, what it refuses and why, with the
+// The one JWT stack (platform/jwt.ts) on its own: what it accepts, what it refuses and why, with the
 // clock injected; and that tokens in the formats issued before it (end-user tokens by hand on
 // node:crypto, developer tokens by @fastify/jwt) still verify.
 import crypto from 'node:crypto';
@@ -137,7 +137,7 @@ test('decode reads a payload without verifying it; not a JWT is undefined', () =
 // ------------------------------------------------------------------ tokens issued before
 const SECRET = 'the-platform-secret';
 
-/** An end-user token exactly as the hand-written signer (enduser-tokens.ts before lib/jwt.ts) made it. */
+/** An end-user token exactly as the hand-written signer (enduser-tokens.ts before platform/jwt.ts) made it. */
 function oldEndUserToken(claims: { sub: string; pid: string; tv: number }, iatSeconds: number, ttl = 3600): string {
   const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
   const body = { sub: claims.sub, pid: claims.pid, typ: 'enduser', tv: claims.tv, iat: iatSeconds, exp: iatSeconds + ttl };

@@ -1,5 +1,5 @@
-// Every request-rate limit of the API in one typed table: fixed windows (lib/rate-limit.ts hit,
-// check/fail) and the growing waits of the sign-in guard (lib/sign-in-guard.ts). Services name
+// Every request-rate limit of the API in one typed table: fixed windows (platform/rate-limit.ts hit,
+// check/fail) and the growing waits of the sign-in guard (modules/sign-in/sign-in-guard.ts). Services name
 // a limit from here and add the key (who is counted); no service writes its own numbers. Also the
 // default ceiling of a hosted site (config.ts reads the overrides from the environment).
 import type { BackoffPolicy } from './rate-limit';

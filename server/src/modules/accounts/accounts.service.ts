@@ -49,7 +49,7 @@ export interface AccountsServiceDeps {
   clock: Clock;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
-  /** Accounts by id, kept in memory (lib/lookup-cache.ts): every developer call reads one. */
+  /** Accounts by id, kept in memory (platform/lookup-cache.ts): every developer call reads one. */
   lookups: Pick<LookupCache, 'get'>;
   events: Pick<AccountEvents, 'emit'>;
 }

@@ -1,4 +1,4 @@
-// Developer tokens: HS256 JWTs on the one JWT stack (lib/jwt.ts), signed with the platform
+// Developer tokens: HS256 JWTs on the one JWT stack (platform/jwt.ts), signed with the platform
 // secret's "developer-jwt" key, carrying typ "developer" (end-user tokens carry "enduser" and a key
 // of their own project). Also app.jwt, as @fastify/jwt's decorator was (tests sign with it).
 import { deriveKey } from '../../platform/crypto';

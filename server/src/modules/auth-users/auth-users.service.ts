@@ -23,7 +23,7 @@ const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Fixed-window limits (lib/limits.ts) by the name their keys carry. */
+/** Fixed-window limits (platform/limits.ts) by the name their keys carry. */
 export const LIMITS = {
   signUpPerIp: WINDOW_LIMITS.endUserSignUpPerAddress,
   resetPerIp: WINDOW_LIMITS.endUserResetPerAddress,
@@ -41,9 +41,9 @@ export interface AuthUsersServiceDeps {
   clock: Clock;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
-  /** End users by id, kept in memory (lib/lookup-cache.ts). */
+  /** End users by id, kept in memory (platform/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
-  /** The plan's monthly active users, across the owner's projects (billing/plan-limits.ts). */
+  /** The plan's monthly active users, across the owner's projects (plans/plan-limits.ts). */
   limits?: PlanLimitGuard;
   /** Told of every session issued (sign-up, sign-in, refresh): the monthly active users (usage/active-users.ts). */
   signedIn?: SignInRecorder;
@@ -185,7 +185,7 @@ export class AuthUsersService {
     return { ...(await this.session(project, user)), device_token: await this.trustDevice(user.id) };
   }
 
-  /** Throttled like developer sign-ins (lib/sign-in-guard), per project; keyed by the email, known or not. */
+  /** Throttled like developer sign-ins (sign-in/sign-in-guard.ts), per project; keyed by the email, known or not. */
   async signIn(project: ProjectRow, input: { email: string; password: string; device_token?: string }, ip: string): Promise<EndUserSession> {
     const emailKey = normalizeEmail(input.email);
     const user = await this.d.repo.findByEmail(project.id, emailKey);
@@ -323,7 +323,7 @@ export class AuthUsersService {
     const userId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) return undefined;
-    // markVerified waits until the kept end user (lib/lookup-cache.ts) is dropped everywhere.
+    // markVerified waits until the kept end user (platform/lookup-cache.ts) is dropped everywhere.
     await this.d.repo.markVerified(user.id, now);
     return user.projectId;
   }

@@ -14,7 +14,7 @@ const OWNER: RowsCaller = { role: 'owner' };
  * The key's project and who runs the statement: the secret key alone acts as the project's owner
  * (no access rule applies, like a service role); the publishable key, or either key with an end
  * user's token, runs as the app role under the tables' rules. A token that was sent but did not
- * verify is a 401 (http/auth.ts appCaller).
+ * verify is a 401 (caller/caller.ts appCaller).
  */
 function rowsCaller(req: FastifyRequest): { project: ProjectRow; caller: RowsCaller } {
   const app = appCaller(req);

@@ -34,7 +34,7 @@ export class DatabaseSizeLimit {
 
   constructor(
     private readonly database: Database,
-    /** quota_passed at 80 % and 100 % of the plan's database size (billing/plan-limits.ts). */
+    /** quota_passed at 80 % and 100 % of the plan's database size (plans/plan-limits.ts). */
     private readonly notice?: (accountId: string, plan: string, usedBytes: number) => Promise<void>,
   ) {}
 

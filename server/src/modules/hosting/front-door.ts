@@ -3,7 +3,7 @@
 // everything else (API, console, unknown hosts, proxied sites, cold caches) to Fastify untouched.
 // A static site's GET then costs a Map look-up and one write instead of Fastify's routing,
 // hooks and reply machinery: the difference between ~0.4x and ~0.6x+ of nginx on one core.
-// The server carries the slow-client and connection limits (http/connection-limits.ts) for the
+// The server carries the slow-client and connection limits (platform/http/connection-limits.ts) for the
 // platform and the hosted sites alike.
 import http from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,5 +1,5 @@
 // Projects module: service + handlers, and the verifiers for the app-side API keys. A verifier
-// puts the key's project on the request (req.project, read with keyProject() from http/auth.ts)
+// puts the key's project on the request (req.project, read with keyProject() from caller/caller.ts)
 // for the module that serves the call. As a plugin: decorates app.projects.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -64,7 +64,7 @@ export const projectsPlugin = fp(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Ownership checks (ownedProject in http/auth.ts), domains, and the delete clean-ups modules add. */
+    /** Ownership checks (ownedProject in caller/caller.ts), domains, and the delete clean-ups modules add. */
     projects: ProjectsService;
   }
 }

@@ -20,7 +20,7 @@ export class ProjectsRepository {
 
   constructor(
     private readonly db: Db,
-    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    /** Rows kept in memory by platform/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
     private readonly lookups?: Pick<LookupCache, 'barrier'>,
   ) {
     this.byKeyHash = db

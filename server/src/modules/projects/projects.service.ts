@@ -37,9 +37,9 @@ export interface ProjectsServiceDeps {
   clock: Clock;
   platformDomain: string;
   bucketDomain: string;
-  /** The project each app key names, kept in memory (lib/lookup-cache.ts). */
+  /** The project each app key names, kept in memory (platform/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
-  /** The plan's project limit (billing/plan-limits.ts). */
+  /** The plan's project limit (plans/plan-limits.ts). */
   limits: PlanLimitGuard;
 }
 

@@ -11,7 +11,7 @@
 import type { Backoff } from '../../platform/rate-limit';
 import { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy } from '../../platform/limits';
 
-// The policies' numbers live with every other limit (lib/limits.ts).
+// The policies' numbers live with every other limit (platform/limits.ts).
 export { MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, type GuardPolicy };
 
 const DAY = 24 * 60 * 60;

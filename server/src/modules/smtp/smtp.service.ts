@@ -32,7 +32,7 @@ export interface SmtpServiceDeps {
   mailServersAttached: boolean;
   /** Called after the set of verified domains changed (the DKIM key export, when configured). */
   onVerifiedDomainsChanged?: () => Promise<void>;
-  /** The plan's mailbox limit, across the account's projects (billing/plan-limits.ts). */
+  /** The plan's mailbox limit, across the account's projects (plans/plan-limits.ts). */
   limits: PlanLimitGuard;
   /** A verified domain whose records stopped checking out is told here (the project's errors, the owner). */
   events?: AccountEvents;

@@ -13,7 +13,7 @@ export interface QuotaView extends Usage {
   planLabel: string;
 }
 
-/** Told the account's storage use after each charge (billing/plan-limits.ts notices at 80 % and 100 %). */
+/** Told the account's storage use after each charge (plans/plan-limits.ts notices at 80 % and 100 %). */
 export type StorageNotice = (ownerId: string, plan: string, usedBytes: number) => Promise<void>;
 
 export class StorageQuota {

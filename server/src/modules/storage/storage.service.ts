@@ -32,7 +32,7 @@ export interface StorageServiceDeps {
   /** Where share links point: PUBLIC_URL, the bucket domain. */
   bucketDomain: string;
   clock: Clock;
-  /** Storage use after a charge: quota_passed at 80 % and 100 % (billing/plan-limits.ts). */
+  /** Storage use after a charge: quota_passed at 80 % and 100 % (plans/plan-limits.ts). */
   notice?: StorageNotice;
   /**
    * Where listings keep pages of files and the owner's usage between changes: dropped on every

@@ -18,7 +18,7 @@ export interface UsageServiceDeps {
   clock: Clock;
   /** Bytes stored (files and deployments): the storage module's count (StorageRepository.storedBytes). */
   storedBytes: (scope: UsageScope) => Promise<number>;
-  /** End users active since a date: the count the plan's limit applies to (billing/usage-counts.ts). */
+  /** End users active since a date: the count the plan's limit applies to (plans/usage-counts.ts). */
   activeUsers: (scope: UsageScope, since: Date) => Promise<number>;
 }
 

@@ -170,7 +170,7 @@ export function assertPutOptions(opts: PutOptions): void {
  * A pass-through that counts bytes and fails the pipeline as soon as the body breaks
  * `maxBytes` or its declared `size`: failing mid-stream, not after, is what keeps a too-large
  * upload from ever being fully written. Every put's bytes pass here, so it also has the stream's
- * dead chunks freed as it goes (lib/young-buffers.ts).
+ * dead chunks freed as it goes (platform/young-buffers.ts).
  */
 export class ByteLimit extends Transform {
   bytes = 0;
