@@ -12,6 +12,7 @@ import type { HandlerMap } from './types';
 import { AppError, Errors, routeNotFound } from './errors';
 import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
 import { formFieldValidator, unstorableText } from './validation';
+import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../lib/json-limits';
 
 /**
  * The router's limit on one path parameter (Fastify's `maxParamLength`): the longest maxLength
@@ -171,13 +172,16 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   // An empty body sent with Content-Type: application/json is no body: clients that always send
   // the header (hand-written fetch code) must not get a 400 where the body is optional; the guard
   // below then decides (a required body: 400; an optional one: {}). Otherwise parsed as Fastify
-  // does, refusing __proto__ and constructor.prototype keys.
+  // does, refusing __proto__ and constructor.prototype keys, within the JSON limits (nesting
+  // depth, size: lib/json-limits.ts), before any hook or handler sees the body.
+  const limits = (app.deps as Partial<typeof app.deps> | undefined)?.config?.json ?? DEFAULT_JSON_LIMITS;
+  const secureParse = (text: string) => secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.maxBytes }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseBoundedJson(text, 'body', limits, secureParse));
     } catch (err) {
       done(err as Error, undefined);
     }
