@@ -235,14 +235,22 @@ describe.each(ops)('$id', ({ o }) => {
     expect(problems).toEqual([]);
   });
 
-  test('a method the path does not take: 405 with Allow, listed', async () => {
+  // QUERY (RFC 10008, which Node parses) is a method with a body: Fastify wanted a Content-Type
+  // for it (400) and parsed the body (415, 413) before the not-found handler could say 405.
+  test.each([
+    { method: 'TRACE', headers: {}, body: undefined },
+    { method: 'QUERY', headers: {}, body: undefined },
+    { method: 'QUERY', headers: { 'content-type': 'application/json' }, body: '{"q":1}' },
+    { method: 'QUERY', headers: { 'content-type': 'text/xml' }, body: '<q/>' },
+    { method: 'PROPFIND', headers: { 'content-type': 'application/xml' }, body: '<propfind/>' },
+  ])('a method the path does not take ($method, $headers): 405 with Allow, listed', async ({ method, headers, body }) => {
     const op = opOf(o);
-    const res = await send('TRACE', urlFor(o.path), authFor(op));
+    const res = await send(method, urlFor(o.path), { ...headers, ...authFor(op) }, body);
     expect(breaksContract(op, res)).toBeUndefined();
     expect(res.status).toBe(405);
     const allow = String(res.headers.allow).split(/,\s*/);
-    for (const method of Object.keys(spec.paths[o.path])) expect(allow).toContain(method.toUpperCase());
-    expect(res.json().message).toContain('TRACE');
+    for (const m of Object.keys(spec.paths[o.path])) expect(allow).toContain(m.toUpperCase());
+    expect(res.json().message).toContain(method);
   });
 
   const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { operations, type OperationId } from '../generated/operations';
 import type { HandlerMap } from './types';
-import { AppError, Errors, routeNotFound } from './errors';
+import { Errors } from './errors';
 import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
 import { formFieldValidator, unstorableText } from './validation';
 import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../lib/json-limits';
@@ -282,39 +282,4 @@ async function* checkedParts(parts: AsyncIterable<StreamedPart>, checkField: (fi
     if (part.type === 'field') checkField(part.fieldname, String(part.value ?? ''));
     yield part;
   }
-}
-
-/**
- * A request no route took: 405 with Allow when its path is an operation's path under another
- * method (HEAD comes with GET; OPTIONS where a CORS preflight route covers the path), else 404.
- */
-export function unknownRoute(app: FastifyInstance, method: string, url: string): AppError {
-  const pathOnly = url.split('?')[0];
-  const allow = allowedMethods(app, pathOnly);
-  if (allow.length && !allow.includes(method.toUpperCase())) return Errors.methodNotAllowed(method.toUpperCase(), pathOnly, allow);
-  return routeNotFound(method, pathOnly);
-}
-
-let pathPatterns: { pattern: RegExp; methods: string[] }[] | undefined;
-
-function allowedMethods(app: FastifyInstance, pathOnly: string): string[] {
-  pathPatterns ??= operations.reduce<{ template: string; pattern: RegExp; methods: string[] }[]>((acc, op) => {
-    let entry = acc.find((e) => e.template === op.path);
-    if (!entry) {
-      const source = op.path.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
-      entry = { template: op.path, pattern: new RegExp(`^/api${source}$`), methods: [] };
-      acc.push(entry);
-    }
-    entry.methods.push(op.method);
-    if (op.method === 'GET') entry.methods.push('HEAD');
-    return acc;
-  }, []);
-  const methods = new Set(pathPatterns.filter((p) => p.pattern.test(pathOnly)).flatMap((p) => p.methods));
-  if (!methods.size) return [];
-  // A wildcard OPTIONS route above the path (the app APIs' CORS preflight) answers it too.
-  const segments = pathOnly.split('/');
-  for (let i = segments.length - 1; i > 0; i--) {
-    if (app.hasRoute({ method: 'OPTIONS', url: `${segments.slice(0, i).join('/')}/*` })) methods.add('OPTIONS');
-  }
-  return [...methods];
 }
