@@ -237,7 +237,7 @@ describe.each(ops)('$id', ({ o }) => {
 
   // QUERY (RFC 10008, which Node parses) is a method with a body: Fastify wanted a Content-Type
   // for it (400) and parsed the body (415, 413) before the not-found handler could say 405.
-  test.each([
+  test.each<{ method: string; headers: Record<string, string>; body?: string }>([
     { method: 'TRACE', headers: {}, body: undefined },
     { method: 'QUERY', headers: {}, body: undefined },
     { method: 'QUERY', headers: { 'content-type': 'application/json' }, body: '{"q":1}' },
@@ -277,14 +277,15 @@ describe.each(ops)('$id', ({ o }) => {
 
   const form = (staticSpec.paths[o.path] as Json)[o.method.toLowerCase()]?.requestBody?.content?.['multipart/form-data'];
   if (form) {
-    test('multipart: a NUL in each text field, in the file name and in a field name: 400 naming it, nothing stored', async () => {
+    test('multipart: a NUL in each text field, in the file name and in a file part\'s field name: 400 naming it, nothing stored', async () => {
       const op = opOf(o);
       const props = deref(deref(op.requestBody.content['multipart/form-data'].schema)).properties as Json;
       const fields = Object.keys(props).filter((k) => deref(props[k]).format !== 'binary' && deref(props[k]).type === 'string' && !deref(props[k]).enum);
       const cases = [
         ...fields.map((f) => ({ where: `body/${f}`, parts: [{ name: f, value: 'a\u0000b' }, { name: 'type', value: 'Static' }, { name: 'file', filename: 'site.zip' }] })),
         { where: 'body/file (the file name)', parts: [{ name: 'type', value: 'Static' }, { name: 'file', filename: 'a\u0000b.zip' }] },
-        { where: 'body has a field name', parts: [{ name: 'a\u0000b', value: 'x' }, { name: 'type', value: 'Static' }, { name: 'file', filename: 'site.zip' }] },
+        // A text field the form does not declare is dropped unread; a file part's name is checked.
+        { where: 'body has a field name', parts: [{ name: 'type', value: 'Static' }, { name: 'a\u0000b', filename: 'site.zip' }] },
       ];
       for (const c of cases) {
         const { body, type } = multipart(c.parts);

@@ -142,7 +142,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
   if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
 
-  const byId = new Map<string, { security: SecurityRequirement; multipart?: (field: string, value: string) => void; json?: 'required' | 'optional' }>();
+  const byId = new Map<string, { security: SecurityRequirement; multipart?: FormCheck; json?: 'required' | 'optional' }>();
   for (const item of Object.values(spec.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId) continue;
@@ -243,11 +243,17 @@ interface StreamedPart {
   file?: { resume(): unknown };
 }
 
+interface FormCheck {
+  /** The form's declared parts, by name. */
+  declared: Set<string>;
+  checkField(field: string, value: string): void;
+}
+
 /** The text-field check of a multipart operation's form schema; undefined when it takes no form. */
-function formSchema(content: unknown, components: unknown): ((field: string, value: string) => void) | undefined {
+function formSchema(content: unknown, components: unknown): FormCheck | undefined {
   if (!content) return undefined;
   const schema = (content as { schema?: Parameters<typeof formFieldValidator>[0] }).schema ?? {};
-  return formFieldValidator(schema, components);
+  return { declared: new Set(Object.keys(schema.properties ?? {})), checkField: formFieldValidator(schema, components) };
 }
 
 /**
@@ -258,15 +264,19 @@ function formSchema(content: unknown, components: unknown): ((field: string, val
  * of the form is stored).
  */
 // Handlers read forms with req.parts() (streaming); file()/files() would bypass this check.
-function multipartTextGuard(checkField: (field: string, value: string) => void) {
+function multipartTextGuard(form: FormCheck) {
   return async (req: FastifyRequest): Promise<void> => {
     const parts = req.parts.bind(req);
-    (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>, checkField);
+    (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>, form);
   };
 }
 
-async function* checkedParts(parts: AsyncIterable<StreamedPart>, checkField: (field: string, value: string) => void): AsyncGenerator<StreamedPart> {
+async function* checkedParts(parts: AsyncIterable<StreamedPart>, form: FormCheck): AsyncGenerator<StreamedPart> {
   for await (const part of parts) {
+    // A text field the form does not declare is dropped unread, whatever its name or value: the
+    // contract's form objects are open, as JSON bodies' are (prune-unknown.ts). Files go on to
+    // the handler, which says where it wanted the file.
+    if (part.type === 'field' && !form.declared.has(part.fieldname)) continue;
     const checks: [string, unknown][] = [
       ['body has a field name that', part.fieldname],
       [`body/${part.fieldname} (the file name)`, part.filename],
@@ -279,7 +289,7 @@ async function* checkedParts(parts: AsyncIterable<StreamedPart>, checkField: (fi
       part.file?.resume(); // drain the file so the request can end
       throw Errors.validation(`${where} ${problem}`);
     }
-    if (part.type === 'field') checkField(part.fieldname, String(part.value ?? ''));
+    if (part.type === 'field') form.checkField(part.fieldname, String(part.value ?? ''));
     yield part;
   }
 }
