@@ -8,7 +8,8 @@
 // makes the server take exactly what the open contract allows, and a handler can never store a
 // property it did not ask for. Objects the contract leaves open on purpose (`additionalProperties`
 // true or a schema: table rows, the manifest's files, jsonb values, `{}`) are kept whole and
-// checked whole: their property names are data.
+// checked whole: their property names are data. Objects the contract closes
+// (`additionalProperties: false`) keep their extras too, for ajv to refuse as the contract says.
 
 type Schema = Record<string, unknown>;
 
@@ -33,9 +34,13 @@ function prune(schema: Schema, data: unknown): void {
   }
   if (!data || typeof data !== 'object') return;
   const nodes = branches(schema);
-  const open = nodes.some((s) => (s.additionalProperties !== undefined && s.additionalProperties !== false) || s.patternProperties !== undefined);
+  // additionalProperties said at all: open on purpose (kept whole) or closed (ajv refuses extras).
+  const stated = nodes.some((s) => s.additionalProperties !== undefined || s.patternProperties !== undefined);
   const shaped = nodes.filter((s) => isSchema(s.properties));
-  if (open || !shaped.length) return;
+  if (stated || !shaped.length) {
+    for (const s of shaped) for (const [key, child] of Object.entries(s.properties as Record<string, unknown>)) if (isSchema(child)) prune(child, (data as Record<string, unknown>)[key]);
+    return;
+  }
   const record = data as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     const declared = shaped.map((s) => (s.properties as Record<string, unknown>)[key]).filter(isSchema);

@@ -12,7 +12,6 @@ letter"), a lowercase letter ("Must contain one lowercase letter"), a digit ("Mu
 one number"), one of ! @ # $ % ^ & * ("Must contain one special character"). Stored only
 as an Argon2id hash.
 
- * @minLength 8
  * @maxLength 1024
  * @pattern ^[^\u0000\uD800-\uDFFF]*$
  */

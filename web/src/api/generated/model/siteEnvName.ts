@@ -10,7 +10,5 @@ digit, at most 128 characters. Names the platform sets itself (PORT, PATH, NODE_
 PWD, HOSTNAME, in any case) and names starting with HOSTBASE_ (in any case) are refused;
 the same name twice in one call is a 400.
 
- * @minLength 1
- * @maxLength 128
  */
 export type SiteEnvName = string;
