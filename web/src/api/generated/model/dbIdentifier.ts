@@ -11,5 +11,7 @@ letters, digits or underscores (Unicode letters allowed), not starting with "pg_
 server answers 400 naming the rule a name breaks. The byte limit is `x-maxBytes`
 (OpenAPI 3.0 has no keyword for it): 63 characters that take more than 63 bytes are a 400.
 
+ * @minLength 1
+ * @maxLength 63
  */
 export type DbIdentifier = string;
