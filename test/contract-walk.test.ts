@@ -92,9 +92,9 @@ function authFor(op: Json): Record<string, string> {
   return Object.assign({}, ...Object.keys(alt).map((name) => creds[name]));
 }
 
-/** Path with every parameter filled: the real project for projectId, a harmless value otherwise. */
+/** Path with every parameter filled: the real project for projectId, a harmless value otherwise (one a table name may be too). */
 function urlFor(path: string, override: Record<string, string> = {}): string {
-  return '/api' + path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? (name === 'projectId' ? projectId : 'walk-x'));
+  return '/api' + path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? (name === 'projectId' ? projectId : 'walk_x'));
 }
 
 let sampleCount = 0;
@@ -145,9 +145,11 @@ function multipart(parts: { name: string; value?: string; filename?: string; typ
 
 /** The contract's promise for one answer; returns what is wrong, or nothing. */
 function breaksContract(op: Json, res: Answer): string | undefined {
-  // The 5xx the contract promises: 501 for an operation no module implements yet, and 503 where an
-  // operation lists it (the SQL box on the embedded database, which can't cancel a query).
-  if (res.status >= 500 && !((res.status === 501 || res.status === 503) && op.responses[String(res.status)])) return `${res.status} ${res.text}`;
+  // No 5xx on the default path, but for 501 (an operation no module implements yet) and the SQL
+  // box's 503 on the embedded database ("The SQL box needs PostgreSQL": another change makes it
+  // run there; skipped here by its message, not by its status).
+  const sqlBoxOnPglite = res.status === 503 && op.operationId === 'runDbSql' && /needs PostgreSQL/.test(res.text);
+  if (res.status >= 500 && !((res.status === 501 && op.responses['501']) || sqlBoxOnPglite)) return `${res.status} ${res.text}`;
   if (!op.responses[String(res.status)] && !op.responses.default) return `status ${res.status} is not listed for ${op.operationId} (${res.text})`;
   const listed = Object.keys((op.responses[String(res.status)] ?? op.responses.default)?.content ?? {});
   const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
