@@ -2806,7 +2806,7 @@ export interface components {
             column: components["schemas"]["DbIdentifier"];
             /** @enum {string} */
             op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "in" | "is_null";
-            /** @description In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies. */
+            /** @description In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
             value?: unknown;
         };
         DbFilters: components["schemas"]["DbFilter"][];
@@ -2822,7 +2822,7 @@ export interface components {
             /**
              * @description One or more rows, each with the same columns (column name → value); a column left out
              *     takes its default. Each name is a column of the table (DbIdentifier; `x-propertyNames`
-             *     states it, as OpenAPI 3.0 has no propertyNames). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies.
+             *     states it, as OpenAPI 3.0 has no propertyNames). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more).
              */
             rows: {
                 [key: string]: unknown;
@@ -2901,7 +2901,7 @@ export interface components {
         DbUpdate: {
             /** @description At least one: there is no unfiltered update. */
             filters: components["schemas"]["DbFilter"][];
-            /** @description Column name → new value. Each name is a column of the table (DbIdentifier, `x-propertyNames`). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies. */
+            /** @description Column name → new value. Each name is a column of the table (DbIdentifier, `x-propertyNames`). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
             values: {
                 [key: string]: unknown;
             };
@@ -3472,9 +3472,10 @@ export interface components {
     responses: {
         /**
          * @description The request breaks a rule of this contract; the message names the field ("body/name must …").
-         *     Among them: malformed JSON, a wrong type, a value out of its range or pattern, and text
-         *     PostgreSQL cannot store: a NUL character (`\u0000`) or a lone UTF-16 surrogate, anywhere in a
-         *     JSON body, a query or path value, or a multipart field or file name.
+         *     Among them: malformed JSON, JSON nested deeper than 100 levels, a wrong type, a value out of
+         *     its range or pattern, and text PostgreSQL cannot store: a NUL character (`\u0000`) or a lone
+         *     UTF-16 surrogate, anywhere in a JSON body's declared properties (and anywhere in a row or
+         *     jsonb value), a query or path value, or a declared multipart field or file name.
          */
         BadRequest: {
             headers: {
@@ -3532,7 +3533,7 @@ export interface components {
             };
         };
         /**
-         * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
+         * @description The body is larger than allowed: 1 MiB for JSON (JSON_MAX_BYTES); for uploads the file limit (`MAX_UPLOAD_BYTES`,
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
          */
         PayloadTooLarge: {
