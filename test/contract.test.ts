@@ -63,7 +63,8 @@ test('every operation lists the statuses the platform can answer, each error wit
     }
     for (const param of op.parameters ?? []) {
       const p = param.$ref ? (loadSpec() as any).components.parameters[param.$ref.split('/').pop()] : param;
-      if (p.in === 'path' && !(p.schema.maxLength <= MAX_PATH_PARAM_LENGTH)) problems.push(`${o.operationId}: path parameter ${p.name} may be longer than the router's ${MAX_PATH_PARAM_LENGTH}`);
+      const schema = p.schema.$ref ? (loadSpec() as any).components.schemas[p.schema.$ref.split('/').pop()] : p.schema;
+      if (p.in === 'path' && !(schema.maxLength <= MAX_PATH_PARAM_LENGTH)) problems.push(`${o.operationId}: path parameter ${p.name} may be longer than the router's ${MAX_PATH_PARAM_LENGTH}`);
     }
   }
   expect(problems).toEqual([]);

@@ -36,6 +36,8 @@ const STATEFUL: Record<string, RegExp> = {
   // Rows: the table's columns and types decide (a name the table lacks, a value its type can't hold).
   rows: /has no column|send a string, number or boolean|invalid input syntax|out of range|is required for|must be a string pattern|must be an array of|must be true \(is null\)|must have the same columns|must not be null/,
   uploadDeploymentFiles: /file name must be its SHA-256/,
+  // What SQL the box runs is its description's rule (one read-only statement), not a schema's.
+  runDbSql: /Only one read-only query/,
   // What the files must hold for the site's type (as a zip's), and runtimes this host lacks.
   createManifestDeployment: /both as a file and as a folder|No index\.html found|need .* on the host/,
   finishDeployment: /still missing|no longer waiting/,
