@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { HttpLimits } from './http/connection-limits';
 import { DEFAULT_SITE_LIMITS } from './lib/limits';
+import { DEFAULT_JSON_LIMITS, MAX_CONFIGURABLE_JSON_DEPTH, type JsonLimits } from './lib/json-limits';
 
 export interface S3Config {
   endpoint: string;
@@ -30,6 +31,8 @@ export interface Config {
   /** Cost of scrypt as log2(N); 15 = 32 MiB per hash. */
   passwordHashCost: number;
   maxUploadBytes: number;
+  /** JSON a tenant sends or uploads (JSON_MAX_DEPTH, JSON_MAX_BYTES): lib/json-limits.ts says why. */
+  json: JsonLimits;
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
@@ -125,6 +128,12 @@ function int(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function jsonLimits(env: Env): JsonLimits {
+  const maxDepth = atLeastOne(env, 'JSON_MAX_DEPTH', DEFAULT_JSON_LIMITS.maxDepth);
+  if (maxDepth > MAX_CONFIGURABLE_JSON_DEPTH) throw new Error(`JSON_MAX_DEPTH must be at most ${MAX_CONFIGURABLE_JSON_DEPTH}, got "${env.JSON_MAX_DEPTH}"`);
+  return { maxDepth, maxBytes: atLeastOne(env, 'JSON_MAX_BYTES', DEFAULT_JSON_LIMITS.maxBytes) };
 }
 
 function atLeastOne(env: Env, name: string, fallback: number): number {
@@ -266,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
+    json: jsonLimits(env),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: logFormat(env),

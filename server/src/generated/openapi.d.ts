@@ -2806,6 +2806,7 @@ export interface components {
             column: components["schemas"]["DbIdentifier"];
             /** @enum {string} */
             op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "in" | "is_null";
+            /** @description In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
             value?: unknown;
         };
         DbFilters: components["schemas"]["DbFilter"][];
@@ -2813,11 +2814,16 @@ export interface components {
          * @description A table or column name: 1 to 63 bytes (UTF-8), starting with a letter or underscore, then
          *     letters, digits or underscores (Unicode letters allowed), not starting with "pg_" or
          *     "hb_" (the platform's). Stored exactly as given (case kept) and always quoted in SQL. The
-         *     server answers 400 naming the rule a name breaks.
+         *     server answers 400 naming the rule a name breaks. The byte limit is `x-maxBytes`
+         *     (OpenAPI 3.0 has no keyword for it): 63 characters that take more than 63 bytes are a 400.
          */
-        DbIdentifier: string;
+        DbIdentifier: string & (string);
         DbInsert: {
-            /** @description One or more rows, each with the same columns (column name → value); a column left out takes its default. */
+            /**
+             * @description One or more rows, each with the same columns (column name → value); a column left out
+             *     takes its default. Each name is a column of the table (DbIdentifier; `x-propertyNames`
+             *     states it, as OpenAPI 3.0 has no propertyNames). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more).
+             */
             rows: {
                 [key: string]: unknown;
             }[];
@@ -2895,7 +2901,7 @@ export interface components {
         DbUpdate: {
             /** @description At least one: there is no unfiltered update. */
             filters: components["schemas"]["DbFilter"][];
-            /** @description Column name → new value. */
+            /** @description Column name → new value. Each name is a column of the table (DbIdentifier, `x-propertyNames`). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
             values: {
                 [key: string]: unknown;
             };
@@ -3021,7 +3027,23 @@ export interface components {
          *     one number"), one of ! @ # $ % ^ & * ("Must contain one special character"). Stored only
          *     as an Argon2id hash.
          */
-        MailboxPassword: string;
+        MailboxPassword: string & (string);
+        /**
+         * @description A mailbox: the text before any @ is its username, trimmed and taken in lower case: 1 to 64
+         *     letters, digits, dots, hyphens and underscores, starting and ending with a letter or digit,
+         *     no two dots in a row. Whatever follows an @ is ignored (the domain is the `domain` field).
+         * @example ada
+         */
+        MailboxUsername: string;
+        /**
+         * @description A mail domain: a DNS hostname with at least one dot and a top-level part of 2 or more letters
+         *     (or an xn-- label), labels of letters, digits and inner hyphens, 253 characters at most.
+         *     Spaces around it and one trailing dot are dropped and it is compared in lower case; an
+         *     international name is taken in its punycode (IDNA) form, which must itself fit these rules
+         *     (a name IDNA refuses is a 400 with the same message).
+         * @example shop.example.com
+         */
+        MailDomain: string & (string);
         Message: {
             message: string;
         };
@@ -3278,6 +3300,14 @@ export interface components {
             /** @description Whether a running site process is being restarted with the new environment (Node, PHP and Flask sites; static sites have no process). */
             restarted: boolean;
         };
+        /**
+         * @description A POSIX environment variable name: letters, digits and underscores, not starting with a
+         *     digit, at most 128 characters. Names the platform sets itself (PORT, PATH, NODE_ENV, HOME,
+         *     PWD, HOSTNAME, in any case) and names starting with HOSTBASE_ (in any case) are refused;
+         *     the same name twice in one call is a 400.
+         * @example API_BASE_URL
+         */
+        SiteEnvName: string & (string);
         SiteEnvVariable: {
             /** @description A POSIX environment variable name. */
             name: string;
@@ -3289,11 +3319,19 @@ export interface components {
             value: string | null;
         };
         SiteEnvVariableInput: {
-            name: string;
+            name: components["schemas"]["SiteEnvName"];
             /** @description Seal the value and never show it again (default false). */
             secret?: boolean;
+            /** @description At most 32 KiB in UTF-8 (`x-maxBytes`); all of a site's names and values together at most 64 KiB, and at most 100 variables (400 past either). */
             value: string;
         };
+        /**
+         * @description A custom domain for a site: a DNS hostname as for MailDomain (so never an IP address or a
+         *     single label), kept in lower case and punycode. The platform's own domain, its subdomains
+         *     and the mail host are refused too (400 "This hostname belongs to the platform").
+         * @example www.example.com
+         */
+        SiteHostname: string & (string);
         SiteTraffic: {
             activity: {
                 /** Format: date-time */
@@ -3434,9 +3472,10 @@ export interface components {
     responses: {
         /**
          * @description The request breaks a rule of this contract; the message names the field ("body/name must …").
-         *     Among them: malformed JSON, a wrong type, a value out of its range or pattern, and text
-         *     PostgreSQL cannot store: a NUL character (`\u0000`) or a lone UTF-16 surrogate, anywhere in a
-         *     JSON body, a query or path value, or a multipart field or file name.
+         *     Among them: malformed JSON, JSON nested deeper than 100 levels, a wrong type, a value out of
+         *     its range or pattern, and text PostgreSQL cannot store: a NUL character (`\u0000`) or a lone
+         *     UTF-16 surrogate, anywhere in a JSON body's declared properties (and anywhere in a row or
+         *     jsonb value), a query or path value, or a declared multipart field or file name.
          */
         BadRequest: {
             headers: {
@@ -3494,7 +3533,7 @@ export interface components {
             };
         };
         /**
-         * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
+         * @description The body is larger than allowed: 1 MiB for JSON (JSON_MAX_BYTES); for uploads the file limit (`MAX_UPLOAD_BYTES`,
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
          */
         PayloadTooLarge: {
@@ -3584,12 +3623,12 @@ export interface components {
          */
         ProjectId: string;
         /** @example todos */
-        TableName: string;
+        TableName: components["schemas"]["DbIdentifier"];
         /**
          * @description A table of the key's project.
          * @example todos
          */
-        TableNameApp: string;
+        TableNameApp: components["schemas"]["DbIdentifier"];
         /**
          * @description The token from the link in the mail.
          * @example kX2v9QmT4pL8sR1wZ7yN3bF6
@@ -6161,6 +6200,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Must equal `name` (else 400 "body/confirm must equal the table's name"). */
                     confirm: string;
                     name: components["schemas"]["DbIdentifier"];
                 };
@@ -7252,7 +7292,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Path → lower-case hex SHA-256 of the file's bytes. */
+                    /**
+                     * @description Path → lower-case hex SHA-256 of the file's bytes. A path (`x-propertyNames`; OpenAPI 3.0 has
+                     *     no propertyNames) is relative and '/'-separated: no NUL, control character or backslash, no
+                     *     leading '/' or drive letter, no empty, "." or ".." part, at most 1024 bytes in UTF-8; no path
+                     *     may also be a folder of another (400 naming it).
+                     */
                     files: {
                         [key: string]: string;
                     };
@@ -7417,7 +7462,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    hostname: string;
+                    hostname: components["schemas"]["SiteHostname"];
                 };
             };
         };
@@ -7886,7 +7931,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    hostname: string;
+                    hostname: components["schemas"]["SiteHostname"];
                 };
             };
         };
@@ -8024,7 +8069,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    hostname: string;
+                    hostname: components["schemas"]["SiteHostname"];
                 };
             };
         };
@@ -8652,7 +8697,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -8712,9 +8757,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
-                    /** @description The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists". */
-                    email: string;
+                    domain: components["schemas"]["MailDomain"];
+                    email: components["schemas"]["MailboxUsername"];
                     password: components["schemas"]["MailboxPassword"];
                 };
             };
@@ -8775,7 +8819,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -8930,7 +8974,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -9046,7 +9090,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -9913,6 +9957,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

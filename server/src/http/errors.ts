@@ -1,6 +1,7 @@
 // The one error model: named errors with a status and a stable code, rendered by one handler
 // into { message, code }. Internals of 5xx errors go to the log, never to the client.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { JsonLimitError } from '../lib/json-limits';
 
 /**
  * Every `code` the API answers with: the stable half of { message, code } that clients branch on
@@ -82,6 +83,8 @@ export const Errors = {
   /** The database or the file store could not be reached (down, restarting, or the network to it cut). */
   backendDown: () =>
     new AppError(503, ErrorCode.Unavailable, 'A service the platform depends on (its database or file storage) cannot be reached right now. Try again shortly.', { 'retry-after': '5' }),
+  /** JSON past a limit of lib/json-limits.ts: too deep is the sender's malformed request, too large a 413. */
+  jsonLimit: (err: JsonLimitError) => (err.kind === 'depth' ? new AppError(400, ErrorCode.Validation, err.message) : new AppError(413, ErrorCode.PayloadTooLarge, err.message)),
   /** PostgreSQL refused a project's statement (syntax, unknown column, timeout): its own message. */
   queryFailed: (message: string) => new AppError(422, ErrorCode.QueryFailed, message),
 } as const;
@@ -152,6 +155,7 @@ function fromOutage(err: unknown): AppError | undefined {
 
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  if (err instanceof JsonLimitError) return Errors.jsonLimit(err);
   if (err && typeof err === 'object') return fromFastify(err as FastifyError) ?? fromOutage(err);
   return undefined;
 }

@@ -11,11 +11,13 @@ export type UploadSiteZipBody = {
   /**
    * Ignored (the project's domain is used).
    * @maxLength 16384
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   domain?: string;
   /**
    * Ignored (the project in the path is used).
    * @maxLength 16384
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   projectId?: string;
   type: ProjectType;
