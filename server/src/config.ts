@@ -30,6 +30,12 @@ export interface Config {
   /** Cost of scrypt as log2(N); 15 = 32 MiB per hash. */
   passwordHashCost: number;
   maxUploadBytes: number;
+  /**
+   * The longest a signed URL to a stored file may live (STORAGE_SIGNED_URL_MAX_SECONDS, 60 to
+   * 604800; default 86400 = 1 day). Nothing stored can revoke one: this bounds how long a URL
+   * outlives a change that the download-time checks can't see.
+   */
+  signedUrlMaxSeconds: number;
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
@@ -152,6 +158,12 @@ function positive(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function signedUrlMaxSeconds(env: Env): number {
+  const n = int(env, 'STORAGE_SIGNED_URL_MAX_SECONDS', 86_400);
+  if (n < 60 || n > 604_800) throw new Error(`STORAGE_SIGNED_URL_MAX_SECONDS must be 60 to 604800 (7 days), got "${env.STORAGE_SIGNED_URL_MAX_SECONDS}"`);
+  return n;
+}
+
 // Production logs go to collectors that want JSON lines whatever the terminal.
 function logFormat(env: Env): 'json' | 'auto' {
   const raw = env.LOG_FORMAT || 'auto';
@@ -266,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
+    signedUrlMaxSeconds: signedUrlMaxSeconds(env),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: logFormat(env),
