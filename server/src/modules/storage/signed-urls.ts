@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock';
 import type { ProjectRow } from '../projects/projects.tables';
 import { accessOf, FULL_ACCESS, mayRead, type StorageCaller } from './access-rules';
 import type { SignedUrlCaller, SignedUrlSigner } from './signed-url-token';
-import { storageCaller } from './storage-access';
+import { issuerOf, storageCaller } from './storage-access';
 import type { StorageService } from './storage.service';
 import type { StorageObjectRow, StorageRuleRow } from './storage.tables';
 
@@ -118,8 +118,6 @@ export class SignedUrls {
 
 /** Whom an app's URL is signed for: the developer (secret key alone), an end user, or the publishable key alone. */
 function signedCaller(app: AppCaller): SignedUrlCaller {
-  const caller = storageCaller(app);
-  if (caller.fullAccess) return { kind: 'developer' };
-  if (app.endUser) return { kind: 'user', userId: app.endUser.id, tokenVersion: app.endUser.tokenVersion };
-  return { kind: 'key' };
+  const kind = issuerOf(app);
+  return kind === 'user' ? { kind, userId: app.endUser!.id, tokenVersion: app.endUser!.tokenVersion } : { kind };
 }

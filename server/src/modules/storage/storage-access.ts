@@ -29,6 +29,12 @@ export function storageCaller(app: AppCaller): StorageCaller {
   return { fullAccess: app.key === 'secret' && !app.endUser, endUserId: app.endUser?.id ?? null };
 }
 
+/** Whom a link or URL an app makes is for: the developer (the secret key alone), an end user, or the publishable key alone. */
+export function issuerOf(app: AppCaller): SignedLinkIssuer {
+  const caller = storageCaller(app);
+  return caller.fullAccess ? 'developer' : caller.endUserId ? 'user' : 'key';
+}
+
 export class StorageAccessService {
   constructor(private readonly d: StorageAccessDeps) {}
 
@@ -104,9 +110,7 @@ export class StorageAccessService {
 
   async createLinkFor(app: AppCaller, objectId: string, seconds: number) {
     const row = await this.readable(app, objectId);
-    const caller = storageCaller(app);
-    const issuer: SignedLinkIssuer = caller.fullAccess ? 'developer' : caller.endUserId ? 'user' : 'key';
-    return this.createLink(app.project, row, seconds, issuer, caller.endUserId);
+    return this.createLink(app.project, row, seconds, issuerOf(app), storageCaller(app).endUserId);
   }
 
   /** Revoking from an app: the secret key, or a caller allowed to delete the link's file. */
