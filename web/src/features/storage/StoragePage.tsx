@@ -47,7 +47,8 @@ export default function StoragePage() {
     let path: string;
     try {
       const res = await shareFile.mutateAsync({ projectId, data: { object_id: file.object_id } });
-      path = absoluteUrl(res.file.path ?? '');
+      if (!res.file.path) throw new Error('The server answered without a share link');
+      path = absoluteUrl(res.file.path);
       updated(res.file);
       void refresh();
     } catch (err) {
