@@ -371,7 +371,10 @@ describe('the server accepts what the contract allows', () => {
     expect(up.status).toBe(200);
     const file = up.json().file;
     const viaKey = await send('GET', `/api/storage/v1/objects/${file.object_id}`, key);
-    const viaShare = await send('GET', new URL(file.path).pathname);
+    const shared = await send('PUT', `/api/storage/v1/objects/${file.object_id}/share`, key);
+    expect(shared.status).toBe(200);
+    expect(breaksContract(spec.paths['/storage/v1/objects/{objectId}/share'].put, shared)).toBeUndefined();
+    const viaShare = await send('GET', new URL(shared.json().file.path).pathname);
     for (const [res, op] of [[viaKey, spec.paths['/storage/v1/objects/{objectId}'].get], [viaShare, spec.paths['/s3/object-storage/{segment}/{objectId}'].get]] as const) {
       expect({ status: res.status, type: res.headers['content-type'], text: res.text }).toEqual({ status: 200, type: expect.stringMatching(/^text\/plain/), text: 'hello' });
       expect(breaksContract(op, res)).toBeUndefined();

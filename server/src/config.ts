@@ -33,6 +33,12 @@ export interface Config {
   maxUploadBytes: number;
   /** JSON a tenant sends or uploads (JSON_MAX_DEPTH, JSON_MAX_BYTES): lib/json-limits.ts says why. */
   json: JsonLimits;
+  /**
+   * The longest a signed URL to a stored file may live (STORAGE_SIGNED_URL_MAX_SECONDS, 60 to
+   * 604800; default 86400 = 1 day). Nothing stored can revoke one: this bounds how long a URL
+   * outlives a change that the download-time checks can't see.
+   */
+  signedUrlMaxSeconds: number;
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
@@ -161,6 +167,12 @@ function positive(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function signedUrlMaxSeconds(env: Env): number {
+  const n = int(env, 'STORAGE_SIGNED_URL_MAX_SECONDS', 86_400);
+  if (n < 60 || n > 604_800) throw new Error(`STORAGE_SIGNED_URL_MAX_SECONDS must be 60 to 604800 (7 days), got "${env.STORAGE_SIGNED_URL_MAX_SECONDS}"`);
+  return n;
+}
+
 // Production logs go to collectors that want JSON lines whatever the terminal.
 function logFormat(env: Env): 'json' | 'auto' {
   const raw = env.LOG_FORMAT || 'auto';
@@ -276,6 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
     json: jsonLimits(env),
+    signedUrlMaxSeconds: signedUrlMaxSeconds(env),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: logFormat(env),
