@@ -295,6 +295,8 @@ function ruled(idx: SiteIndex, rules: CompiledRules, urlPath: string, spa: boole
   const extra = headersFor(rules, urlPath);
   for (const { rule, target } of matchRedirects(rules, urlPath)) {
     if (!rule.force && shadowed(idx, urlPath)) break;
+    // The path's values would have changed the host the rule's URL names (redirect-target.ts).
+    if (target === undefined) return { rel: undefined, status: 400, extra };
     if (rule.status !== 200 && rule.status !== 404) return { rel: undefined, status: rule.status, location: target, extra };
     // A rewrite: the target's file in this deployment's index, never anything else.
     const q = target.indexOf('?');
