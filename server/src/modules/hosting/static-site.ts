@@ -20,8 +20,8 @@ const gzip = promisify(zlib.gzip);
 
 const MEMORY_FILE_MAX = 1024 * 1024;
 const COMPRESS_MIN = 1024;
-/** Vite/webpack/Angular content-hashed names: cache for a year. */
-const HASHED = /[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|ttf|otf|png|jpe?g|gif|svg|webp|avif|ico|wasm|map)$/;
+/** Extensions of Vite/webpack/Angular content-hashed names (`app.3f9a1c2b.js`): cached for a year. */
+const HASHED_EXTENSIONS = new Set(['js', 'mjs', 'css', 'woff', 'woff2', 'ttf', 'otf', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'ico', 'wasm', 'map']);
 
 export interface SiteResponse {
   status: number;
@@ -259,10 +259,30 @@ function baseHeaders(rel: string, etag: string): Record<string, string> {
   return {
     'content-type': siteContentType(rel),
     'accept-ranges': 'bytes',
-    'cache-control': HASHED.test(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'cache-control': isHashed(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
     etag,
   };
+}
+
+/**
+ * A name ending in `.` or `-`, 8 or more of [A-Za-z0-9_-], then a known extension. A loop from
+ * the extension back: the regular expression it replaces (/[.-][A-Za-z0-9_-]{8,}\.(?:js|…)$/)
+ * started again at every '-' of a name, quadratic in it, and ran for every request of a big file.
+ */
+export function isHashed(rel: string): boolean {
+  const dot = rel.lastIndexOf('.');
+  if (dot < 0 || !HASHED_EXTENSIONS.has(rel.slice(dot + 1))) return false;
+  let run = 0;
+  for (let i = dot - 1; i >= 0; i--) {
+    const c = rel.charCodeAt(i);
+    if (c === 0x2e) return run >= 8;
+    if (c === 0x2d && run >= 8) return true;
+    const word = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d;
+    if (!word) return false;
+    run += 1;
+  }
+  return false;
 }
 
 function unsatisfiable(size: number): SiteResponse {
