@@ -18,7 +18,8 @@ interface Group {
 const PAUSE_EVERY = 100_000;
 
 function* search(all: Iterable<string>): Generator<void, string | undefined> {
-  const pending: Group[] = [{ at: 0, names: [...all] }];
+  const every = [...all];
+  const pending: Group[] = every.length > 1 ? [{ at: 0, names: every }] : [];
   let steps = 0;
   let pauseAt = PAUSE_EVERY;
   for (let group = pending.pop(); group !== undefined; group = pending.pop()) {
@@ -38,7 +39,8 @@ function* search(all: Iterable<string>): Generator<void, string | undefined> {
         yield;
       }
     }
-    const at = Math.max(group.at, first.lastIndexOf('/', common - 1) + 1);
+    const slash = common > group.at ? first.lastIndexOf('/', common - 1) : -1;
+    const at = slash >= group.at ? slash + 1 : group.at;
     // Segment → the names going on inside it, or null for a file of that name.
     const here = new Map<string, string[] | null>();
     for (const name of names) {
