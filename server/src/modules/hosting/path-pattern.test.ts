@@ -1,15 +1,15 @@
 // The site rules' path matcher (path-pattern.ts): what patterns match, that it agrees with the
 // regular expressions it replaced on thousands of generated cases, and that its work grows
 // linearly with the path (counted in steps, never timed) where those backtracked.
-import { compilePath, fold, matcherSteps, matchPath, readsWholePath, testPath, trimSlash } from './path-pattern';
+import { comparable, compilePath, matcherSteps, matchPath, readsWholePath, testPath, trimSlash } from './path-pattern';
 
-const matches = (pattern: string, path: string) => testPath(compilePath(pattern), fold(path));
-const values = (pattern: string, path: string) => matchPath(compilePath(pattern), path, fold(path));
+const matches = (pattern: string, path: string) => testPath(compilePath(pattern), comparable(path));
+const values = (pattern: string, path: string) => matchPath(compilePath(pattern), path, comparable(path));
 
 /** The steps one match takes. */
 function stepsOf(pattern: string, path: string): { steps: number; matched: boolean } {
   const p = compilePath(pattern);
-  const folded = fold(path);
+  const folded = comparable(path);
   const before = matcherSteps.count;
   const matched = testPath(p, folded);
   return { steps: matcherSteps.count - before, matched };
@@ -125,8 +125,8 @@ test.each([1, 2, 3])('agrees with the former regular expressions on generated pa
       if (path === '' || next(6) === 0) path += '/';
       const m = re.exec(regexTrim(path));
       const want = m ? JSON.stringify(m.slice(1).map((v) => v ?? '')) : 'no match';
-      const captured = compiled.chunks.length === 1 ? matchPath(compiled, path, fold(path)) : undefined;
-      const got = compiled.chunks.length > 1 ? (testPath(compiled, fold(path)) === (m !== null) ? want : 'differs') : captured ? JSON.stringify(captured) : 'no match';
+      const captured = compiled.chunks.length === 1 ? matchPath(compiled, path, comparable(path)) : undefined;
+      const got = compiled.chunks.length > 1 ? (testPath(compiled, comparable(path)) === (m !== null) ? want : 'differs') : captured ? JSON.stringify(captured) : 'no match';
       if (got !== want) expect({ pattern, path, got }).toEqual({ pattern, path, got: want });
       agreed += 1;
       if (m) matched += 1;

@@ -170,26 +170,31 @@ function segmentScan(parts: Part[]): SegmentScan {
   return { first: tokens[0] as string, last: tokens[tokens.length - 1] as string, lastBit: 1 << (tokens.length - 1), anyBits, exact };
 }
 
+/** What patterns are matched against: the path case-folded, trailing slashes trimmed (once per request). */
+export function comparable(path: string): string {
+  return trimSlash(fold(path));
+}
+
 /**
  * The placeholder values (in `names` order) when a pattern without an inner `*` (a _redirects
- * FROM) matches the path, else undefined. `folded` is fold(path), passed in so that a path is
- * folded once for all the rules; the values are cut from `path` itself.
+ * FROM) matches the path, else undefined. `s` is comparable(path); the values are cut from
+ * `path` itself, at the same places.
  */
-export function matchPath(p: PathPattern, path: string, folded: string): string[] | undefined {
+export function matchPath(p: PathPattern, path: string, s: string): string[] | undefined {
   if (p.chunks.length !== 1) throw new Error('matchPath: the pattern has an inner *');
-  const s = trimSlash(folded);
-  const caps: number[] = [];
+  const caps: number[] | undefined = p.names.length > 0 ? [] : undefined;
   const end = forward(p.chunks[0].parts, s, 0, caps);
   if (!ends(p, s, end)) return undefined;
+  if (!caps) return NO_VALUES;
   const values: string[] = [];
   for (let i = 0; i < caps.length; i += 2) values.push(path.slice(caps[i], caps[i + 1]));
   if (p.tail) values.push(end === s.length ? '' : path.slice(end + 1, s.length));
   return values;
 }
+const NO_VALUES: string[] = [];
 
-/** Whether the pattern matches the folded path (any pattern). */
-export function testPath(p: PathPattern, folded: string): boolean {
-  const s = trimSlash(folded);
+/** Whether the pattern matches; `s` is comparable(path). */
+export function testPath(p: PathPattern, s: string): boolean {
   if (p.chunks.length === 1) return ends(p, s, forward(p.chunks[0].parts, s, 0));
   return across(p.chunks, s) || (p.open !== undefined && across(p.open, s));
 }

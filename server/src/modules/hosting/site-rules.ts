@@ -39,7 +39,7 @@
 
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { compilePath, fold, matchPath, MAX_SCAN_SEGMENTS, readsWholePath, testPath, type PathPattern } from './path-pattern';
+import { comparable, compilePath, matchPath, MAX_SCAN_SEGMENTS, readsWholePath, testPath, type PathPattern } from './path-pattern';
 import { compileTarget, fillTarget, targetNames, type TargetTemplate } from './redirect-target';
 import { ZipRefusedError } from './zip-extract';
 
@@ -284,9 +284,9 @@ export interface RedirectMatch {
 
 /** The rules matching `urlPath`, in order (the caller decides shadowing). */
 export function* matchRedirects(rules: CompiledRules, urlPath: string): Generator<RedirectMatch> {
-  const folded = fold(urlPath);
+  const s = comparable(urlPath);
   for (const r of rules.redirects) {
-    const values = matchPath(r.pattern, urlPath, folded);
+    const values = matchPath(r.pattern, urlPath, s);
     if (!values) continue;
     const byName = new Map(r.pattern.names.map((n, i) => [n, values[i] ?? '']));
     yield { rule: r, target: fillTarget(r.target, byName) };
@@ -296,10 +296,10 @@ export function* matchRedirects(rules: CompiledRules, urlPath: string): Generato
 /** The custom headers for a request path (lower-case names), or undefined when none match. */
 export function headersFor(rules: CompiledRules | undefined, urlPath: string): Record<string, string> | undefined {
   if (!rules || rules.headers.length === 0) return undefined;
-  const folded = fold(urlPath);
+  const s = comparable(urlPath);
   let out: Record<string, string> | undefined;
   for (const h of rules.headers) {
-    if (!testPath(h.pattern, folded)) continue;
+    if (!testPath(h.pattern, s)) continue;
     out ??= {};
     for (const [k, v] of h.headers) out[k] = v;
   }
