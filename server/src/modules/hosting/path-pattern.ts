@@ -18,7 +18,7 @@
 //     with placeholders by a bit-parallel scan over the path's segments (shift-and: one pass,
 //     one bit per segment of the chunk).
 // Patterns with such middle chunks read the whole path; site-rules.ts caps how many a file has.
-// `steps` counts the characters and segments the matcher looked at, for the tests.
+// `matcherSteps` counts the characters and segments the matcher looked at (the tests read it).
 
 /** A whole-segment `:name`: one segment of at least one character. */
 const PARAM = null;

@@ -8,8 +8,12 @@
 //     it matches the rest of the path (also nothing: `/app/*` matches `/app`). Matched against the
 //     request's path (still percent-encoded, case-insensitive, trailing slash ignored); the query
 //     string plays no part (query and country/language conditions are refused as unsupported).
-//   - TO is a path in the site or, for a redirect only, an http(s) URL; `:name` and `:splat` are
-//     replaced by what the FROM pattern matched. The request's query string is kept unless TO has one.
+//   - TO is a path in the site (not `//…` or `/\…`) or, for a redirect only, an http(s) URL;
+//     `:name` and `:splat` are replaced by what the FROM pattern matched. The request's query
+//     string is kept unless TO has one. What a request fills in cannot take a visitor elsewhere
+//     (redirect-target.ts): a path TO's leading run of slashes, backslashes and blanks, raw or
+//     %-encoded, is one '/' (`/old/*  /:splat` answers `/old//evil.example` with `/evil.example`),
+//     and a value in an http(s) TO's host must be letters, digits, '-' and '.', else 400.
 //   - STATUS: 301 (default), 302, 303, 307, 308 (redirects), 200 (rewrite: the TO path's file is
 //     served at the FROM URL), 404 (the TO path's file served as a 404). A rewrite never leaves the
 //     site: a 200/404 rule to an external URL (proxying) is refused, saying so, and a rewrite's TO
