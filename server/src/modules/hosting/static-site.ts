@@ -102,6 +102,12 @@ interface SiteIndex {
 }
 
 const ROUTES_MAX = 10_000;
+/**
+ * Longer paths and Accept-Encoding values are worked out each time, not kept in a Map: V8 hashes
+ * a string over 16,383 characters by its length alone, so such keys of one length would all
+ * collide (Node's default 16 KB header limit keeps them out; a raised limit would let them in).
+ */
+const MEMO_KEY_MAX = 4096;
 const BAD_REQUEST: SiteResponse = { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Bad request' };
 
 export interface ServeOptions {
@@ -156,7 +162,7 @@ export class StaticSites {
     if (!route) {
       route = idx.rules ? ruled(idx, idx.rules, opts.urlPath, opts.spa) : resolve(idx, opts.urlPath, opts.spa);
       if (idx.routes.size >= ROUTES_MAX) idx.routes.clear();
-      idx.routes.set(opts.urlPath, route);
+      if (opts.urlPath.length <= MEMO_KEY_MAX) idx.routes.set(opts.urlPath, route);
     }
     if (route.rel !== undefined) {
       const answer = this.file(opts.deploymentId, idx, route.rel, route.status, opts.headers);
@@ -245,6 +251,7 @@ export class StaticSites {
   private encodingOf(accept: string | string[] | undefined): Encoding {
     if (accept === undefined) return '';
     const s = String(accept);
+    if (s.length > MEMO_KEY_MAX) return /\bbr\b/.test(s) ? 'br' : /\bgzip\b/.test(s) ? 'gzip' : '';
     let e = this.encodings.get(s);
     if (e === undefined) {
       e = /\bbr\b/.test(s) ? 'br' : /\bgzip\b/.test(s) ? 'gzip' : '';
