@@ -6,6 +6,8 @@
 //     (static-site.ts memoises the answer per path).
 //  2. The finding's pattern on growing paths: the matcher's time and steps; the old regular
 //     expression only on short paths (it grows as n^6).
+//  3. The slowest files the deploy-time limits allow against a path as long as Node's 16 KB
+//     header limit lets through: time per request (a route-cache miss), median of 5.
 // Run through tsx, each call from site-rules.ts into path-pattern.ts goes through an import getter
 // (about doubling the matcher's side); production's tsc build has plain property reads, closer to
 // a bundle: `npx esbuild bench/site-rules.ts --bundle --platform=node --outfile=/tmp/b.js && node /tmp/b.js`.
@@ -146,6 +148,32 @@ function main() {
       headersFor(pathological, p);
       console.log(`   matcher, ${p.slice(0, 3)}…${p.slice(-2)} (${p.length} characters): ${(performance.now() - t).toFixed(3)} ms, ${matcherSteps.count - before} steps`);
     }
+  }
+
+  console.log('3. the slowest rules within the limits, one 16,000-character path (median of 5)');
+  const n = 16_000;
+  const worst: [string, string, string, string][] = [
+    // 16 paths with a placeholder between two * (a segment scan over 8,000 segments) + 484 more
+    ['_headers: 16 whole-path patterns + 484 placeholder paths', [
+      ...Array.from({ length: 16 }, (_, i) => `/*/:p/${'a/'.repeat(28)}b${i}*\n  X-A: 1`),
+      ...Array.from({ length: 484 }, (_, i) => `/:a/:b/:c/:d/:e/:f/:g/:h/x${i}\n  X-B: 1`),
+    ].join('\n'), '', '/a'.repeat(n / 2)],
+    ['_headers: 16 long literals between stars (KMP)', Array.from({ length: 16 }, (_, i) => `/*${'a'.repeat(250)}b${'a'.repeat(250)}*/${i}*\n  X-A: 1`).join('\n'), '', `/${'a'.repeat(n)}`],
+    ['_redirects: 1,000 rules of 15 placeholders', '', Array.from({ length: 1000 }, (_, i) => `${'/:p'.repeat(15)}/x${i} /y`).join('\n'), `/${('a'.repeat(1000) + '/').repeat(15)}y`],
+  ];
+  for (const [label, headers, redirects, p] of worst) {
+    const rules = compileRules({ headers: headers ? parseHeaders(headers) : [], redirects: redirects ? parseRedirects(redirects) : [] })!;
+    const times: number[] = [];
+    let steps = 0;
+    for (let k = 0; k < 5; k++) {
+      const before = matcherSteps.count;
+      const t = performance.now();
+      headersFor(rules, p);
+      for (const m of matchRedirects(rules, p)) if (m) break;
+      times.push(performance.now() - t);
+      steps = matcherSteps.count - before;
+    }
+    console.log(`   ${label}: ${median(times).toFixed(2)} ms, ${steps} steps`);
   }
 }
 
