@@ -9549,7 +9549,7 @@ export interface operations {
                     domain?: string;
                     /**
                      * Format: binary
-                     * @description The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, else 413 or 400.
+                     * @description The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, each entry name at most 1024 bytes (as a manifest path), else 413 or 400.
                      */
                     file: string;
                     /** @description Ignored (the project in the path is used). */
