@@ -117,14 +117,16 @@ async function main(): Promise<void> {
       const form = multipart('file', 'soak.bin', 'application/octet-stream', payload);
       const res = await request(port, 'POST', `/api/project/${project.id}/object-storage/upload`, { authorization: `Bearer ${token}`, 'content-type': form.contentType }, form.body);
       if (res.status !== 200) return { res };
-      const file = JSON.parse(res.body.toString()).file as { object_id: string; path: string };
+      const file = JSON.parse(res.body.toString()).file as { object_id: string };
       return { res, file };
     };
     const shared: string[] = [];
     for (let i = 0; i < 5; i++) {
       const { file } = await upload();
       if (!file) throw new Error('setup upload failed');
-      shared.push(new URL(file.path).pathname);
+      // Uploads are private: share them for the keyless downloads of the mix.
+      const { file: sharedFile } = (await postJson(port, `/project/${project.id}/object-storage/share`, { object_id: file.object_id }, token)) as { file: { path: string } };
+      shared.push(new URL(sharedFile.path).pathname);
     }
     const uploaded: string[] = [];
     let deleting: string[] = [];

@@ -97,7 +97,7 @@ function run(cmd: string, args: string[]): Promise<string> {
   );
 }
 
-type Uploaded = { path: string; object_size: number };
+type Uploaded = { object_id: string; object_size: number };
 
 /** curl -F: a multipart upload by a C client, the file streamed from disk. */
 async function curlUpload(url: string, token: string, file: string, answer: string): Promise<Uploaded> {
@@ -207,7 +207,11 @@ async function main(): Promise<void> {
     const { token } = (await json(port, '/register', { name: 'Bench', email, password: 'correct horse battery' })) as { token: string };
     const { project } = (await json(port, '/create-project', { projectName: 'Bench', subdomain: `bench-${Date.now()}` }, token)) as { project: { id: string } };
     const uploadUrl = `http://127.0.0.1:${port}/api/project/${project.id}/object-storage/upload`;
-    const shareUrl = (f: Uploaded) => f.path.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`);
+    // Uploads are private: a download through the share link needs the file shared first (untimed).
+    const shareUrl = async (f: Uploaded) => {
+      const { file } = (await json(port, `/project/${project.id}/object-storage/share`, { object_id: f.object_id }, token)) as { file: { path: string } };
+      return file.path.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`);
+    };
     const target = path.join(work, 'target.bin');
     const answer = path.join(work, 'answer.json');
 
@@ -236,13 +240,15 @@ async function main(): Promise<void> {
 
       let file!: Uploaded;
       record('upload curl', await timed(() => sampling(async () => (file = await curlUpload(uploadUrl, token, source, answer))), pid));
-      record('download curl', await timed(() => curlDownload(shareUrl(file), target), pid));
+      const curlLink = await shareUrl(file);
+      record('download curl', await timed(() => curlDownload(curlLink, target), pid));
       if (round === 0) identical &&= (await sha256(source)) === (await sha256(target));
       fs.rmSync(target);
 
       if (nodeClient) {
         record('upload node', await timed(() => sampling(async () => (file = await nodeUpload(uploadUrl, token, source))), pid));
-        record('download node', await timed(() => nodeDownload(shareUrl(file), target), pid));
+        const nodeLink = await shareUrl(file);
+        record('download node', await timed(() => nodeDownload(nodeLink, target), pid));
         fs.rmSync(target);
       }
     }

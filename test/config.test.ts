@@ -14,6 +14,13 @@ test('defaults: port 3000, ./data-style dir, localhost domain, PGlite, outbox, d
   expect(c.smtpUrl).toBeUndefined();
   expect(c.s3).toBeUndefined();
   expect(c.maxUploadBytes).toBe(100 * 1024 * 1024);
+  expect(c.signedUrlMaxSeconds).toBe(86_400);
+});
+
+test('STORAGE_SIGNED_URL_MAX_SECONDS: 60 to 604800, anything else refused at start', () => {
+  const dir = tmp();
+  expect(loadConfig({ DATA_DIR: dir, STORAGE_SIGNED_URL_MAX_SECONDS: '600' }).signedUrlMaxSeconds).toBe(600);
+  for (const bad of ['59', '604801', 'soon', '-1']) expect(() => loadConfig({ DATA_DIR: dir, STORAGE_SIGNED_URL_MAX_SECONDS: bad })).toThrow(/STORAGE_SIGNED_URL_MAX_SECONDS/);
 });
 
 test('a generated JWT secret is kept under DATA_DIR and reused on the next start', () => {

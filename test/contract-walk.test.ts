@@ -92,9 +92,9 @@ function authFor(op: Json): Record<string, string> {
   return Object.assign({}, ...Object.keys(alt).map((name) => creds[name]));
 }
 
-/** Path with every parameter filled: the real project for projectId, a harmless value otherwise. */
+/** Path with every parameter filled: the real project for projectId, a harmless value otherwise (one a table name may be too). */
 function urlFor(path: string, override: Record<string, string> = {}): string {
-  return '/api' + path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? (name === 'projectId' ? projectId : 'walk-x'));
+  return '/api' + path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? (name === 'projectId' ? projectId : 'walk_x'));
 }
 
 let sampleCount = 0;
@@ -145,9 +145,11 @@ function multipart(parts: { name: string; value?: string; filename?: string; typ
 
 /** The contract's promise for one answer; returns what is wrong, or nothing. */
 function breaksContract(op: Json, res: Answer): string | undefined {
-  // The 5xx the contract promises: 501 for an operation no module implements yet, and 503 where an
-  // operation lists it (the SQL box on the embedded database, which can't cancel a query).
-  if (res.status >= 500 && !((res.status === 501 || res.status === 503) && op.responses[String(res.status)])) return `${res.status} ${res.text}`;
+  // No 5xx on the default path, but for 501 (an operation no module implements yet) and the SQL
+  // box's 503 on the embedded database ("The SQL box needs PostgreSQL": another change makes it
+  // run there; skipped here by its message, not by its status).
+  const sqlBoxOnPglite = res.status === 503 && op.operationId === 'runDbSql' && /needs PostgreSQL/.test(res.text);
+  if (res.status >= 500 && !((res.status === 501 && op.responses['501']) || sqlBoxOnPglite)) return `${res.status} ${res.text}`;
   if (!op.responses[String(res.status)] && !op.responses.default) return `status ${res.status} is not listed for ${op.operationId} (${res.text})`;
   const listed = Object.keys((op.responses[String(res.status)] ?? op.responses.default)?.content ?? {});
   const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
@@ -235,14 +237,22 @@ describe.each(ops)('$id', ({ o }) => {
     expect(problems).toEqual([]);
   });
 
-  test('a method the path does not take: 405 with Allow, listed', async () => {
+  // QUERY (RFC 10008, which Node parses) is a method with a body: Fastify wanted a Content-Type
+  // for it (400) and parsed the body (415, 413) before the not-found handler could say 405.
+  test.each<{ method: string; headers: Record<string, string>; body?: string }>([
+    { method: 'TRACE', headers: {}, body: undefined },
+    { method: 'QUERY', headers: {}, body: undefined },
+    { method: 'QUERY', headers: { 'content-type': 'application/json' }, body: '{"q":1}' },
+    { method: 'QUERY', headers: { 'content-type': 'text/xml' }, body: '<q/>' },
+    { method: 'PROPFIND', headers: { 'content-type': 'application/xml' }, body: '<propfind/>' },
+  ])('a method the path does not take ($method, $headers): 405 with Allow, listed', async ({ method, headers, body }) => {
     const op = opOf(o);
-    const res = await send('TRACE', urlFor(o.path), authFor(op));
+    const res = await send(method, urlFor(o.path), { ...headers, ...authFor(op) }, body);
     expect(breaksContract(op, res)).toBeUndefined();
     expect(res.status).toBe(405);
     const allow = String(res.headers.allow).split(/,\s*/);
-    for (const method of Object.keys(spec.paths[o.path])) expect(allow).toContain(method.toUpperCase());
-    expect(res.json().message).toContain('TRACE');
+    for (const m of Object.keys(spec.paths[o.path])) expect(allow).toContain(m.toUpperCase());
+    expect(res.json().message).toContain(method);
   });
 
   const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -262,21 +272,24 @@ describe.each(ops)('$id', ({ o }) => {
         const overMax = await send(o.method, urlFor(o.path, { [name]: 'x'.repeat(schema.maxLength + 1) }), { ...withBody, ...authFor(op) }, body);
         expect(breaksContract(op, overMax)).toBeUndefined();
         expect(overMax.status).toBe(400);
-        expect(overMax.json().message).toContain(`params/${name} must NOT have more than ${schema.maxLength} characters`);
+        // The contract's own wording when it has one (a table name's limit is in bytes).
+        const own = (schema['x-messages'] as Record<string, string> | undefined)?.maxLength;
+        expect(overMax.json().message).toContain(own ? `params/${name} ${own}` : `params/${name} must NOT have more than ${schema.maxLength} characters`);
       }
     });
   }
 
   const form = (staticSpec.paths[o.path] as Json)[o.method.toLowerCase()]?.requestBody?.content?.['multipart/form-data'];
   if (form) {
-    test('multipart: a NUL in each text field, in the file name and in a field name: 400 naming it, nothing stored', async () => {
+    test('multipart: a NUL in each text field, in the file name and in a file part\'s field name: 400 naming it, nothing stored', async () => {
       const op = opOf(o);
       const props = deref(deref(op.requestBody.content['multipart/form-data'].schema)).properties as Json;
       const fields = Object.keys(props).filter((k) => deref(props[k]).format !== 'binary' && deref(props[k]).type === 'string' && !deref(props[k]).enum);
       const cases = [
         ...fields.map((f) => ({ where: `body/${f}`, parts: [{ name: f, value: 'a\u0000b' }, { name: 'type', value: 'Static' }, { name: 'file', filename: 'site.zip' }] })),
         { where: 'body/file (the file name)', parts: [{ name: 'type', value: 'Static' }, { name: 'file', filename: 'a\u0000b.zip' }] },
-        { where: 'body has a field name', parts: [{ name: 'a\u0000b', value: 'x' }, { name: 'type', value: 'Static' }, { name: 'file', filename: 'site.zip' }] },
+        // A text field the form does not declare is dropped unread; a file part's name is checked.
+        { where: 'body has a field name', parts: [{ name: 'type', value: 'Static' }, { name: 'a\u0000b', filename: 'site.zip' }] },
       ];
       for (const c of cases) {
         const { body, type } = multipart(c.parts);
@@ -358,7 +371,10 @@ describe('the server accepts what the contract allows', () => {
     expect(up.status).toBe(200);
     const file = up.json().file;
     const viaKey = await send('GET', `/api/storage/v1/objects/${file.object_id}`, key);
-    const viaShare = await send('GET', new URL(file.path).pathname);
+    const shared = await send('PUT', `/api/storage/v1/objects/${file.object_id}/share`, key);
+    expect(shared.status).toBe(200);
+    expect(breaksContract(spec.paths['/storage/v1/objects/{objectId}/share'].put, shared)).toBeUndefined();
+    const viaShare = await send('GET', new URL(shared.json().file.path).pathname);
     for (const [res, op] of [[viaKey, spec.paths['/storage/v1/objects/{objectId}'].get], [viaShare, spec.paths['/s3/object-storage/{segment}/{objectId}'].get]] as const) {
       expect({ status: res.status, type: res.headers['content-type'], text: res.text }).toEqual({ status: 200, type: expect.stringMatching(/^text\/plain/), text: 'hello' });
       expect(breaksContract(op, res)).toBeUndefined();

@@ -63,7 +63,8 @@ test('every operation lists the statuses the platform can answer, each error wit
     }
     for (const param of op.parameters ?? []) {
       const p = param.$ref ? (loadSpec() as any).components.parameters[param.$ref.split('/').pop()] : param;
-      if (p.in === 'path' && !(p.schema.maxLength <= MAX_PATH_PARAM_LENGTH)) problems.push(`${o.operationId}: path parameter ${p.name} may be longer than the router's ${MAX_PATH_PARAM_LENGTH}`);
+      const schema = p.schema.$ref ? (loadSpec() as any).components.schemas[p.schema.$ref.split('/').pop()] : p.schema;
+      if (p.in === 'path' && !(schema.maxLength <= MAX_PATH_PARAM_LENGTH)) problems.push(`${o.operationId}: path parameter ${p.name} may be longer than the router's ${MAX_PATH_PARAM_LENGTH}`);
     }
   }
   expect(problems).toEqual([]);
@@ -82,6 +83,26 @@ test('a method the path does not take is 405 with Allow, in the error shape (TRA
   expect({ status: put.statusCode, allow: put.headers.allow }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, OPTIONS' });
   const options = await t.app.inject({ method: 'PATCH', url: '/api/auth/v1/signup' });
   expect({ status: options.statusCode, allow: options.headers.allow }).toEqual({ status: 405, allow: 'POST, OPTIONS' });
+});
+
+test('every routed path outside the contract answers another method with 405 and Allow too; unrouted paths are 404s', async () => {
+  const cases: [string, string, string | undefined][] = [
+    ['/api/openapi.json', 'QUERY', 'GET, HEAD'],
+    ['/api/openapi.yaml', 'DELETE', 'GET, HEAD'],
+    ['/api/docs/static/index.html', 'QUERY', 'GET, HEAD'],
+    ['/s3/object-storage/seg/obj', 'POST', 'GET, HEAD'],
+    ['/api/nothing-here', 'QUERY', undefined],
+    ['/api/auth/v1/nothing-here', 'QUERY', undefined],
+  ];
+  for (const [url, method, allow] of cases) {
+    const res = await t.app.inject({ method: method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    expect({ url, status: res.statusCode, allow: res.headers.allow, code: res.json().code }).toEqual({ url, status: allow ? 405 : 404, allow, code: allow ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND' });
+  }
+  // Before the body is read: neither a missing Content-Type nor an odd one nor a large body decides.
+  for (const headers of [{}, { 'content-type': 'application/x-nothing' }]) {
+    const res = await t.app.inject({ method: 'QUERY' as 'POST', url: '/api/verify_user', headers, payload: 'x'.repeat(2 * 1024 * 1024) });
+    expect({ status: res.statusCode, allow: res.headers.allow }).toEqual({ status: 405, allow: 'POST' });
+  }
 });
 
 test('a path parameter over the router limit is 414 in the error shape, saying what is wrong', async () => {
@@ -108,10 +129,13 @@ test('a NUL in stored text (project, account name, contact form) is a 400 naming
     const res = await t.post(path, body, token);
     expect({ path, status: res.statusCode, message: res.json().message }).toEqual({ path, status: 400, message: expect.stringMatching(new RegExp(`^${field} must (not contain NUL characters|be valid Unicode text)`)) });
   }
-  // However deep it sits (the check walks without recursion).
-  const deep = '['.repeat(5000) + '"a\\u0000"' + ']'.repeat(5000);
-  const nested = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/json' }, payload: `{"name":"N","email":"n@example.com","message":"hi","extra":${deep}}` });
-  expect({ status: nested.statusCode, message: nested.json().message }).toEqual({ status: 400, message: expect.stringMatching(/^body\/extra(\/0)+ must not contain NUL characters/) });
+  // However deep it sits within the JSON depth limit (the check walks without recursion); deeper
+  // than the limit the body is refused before it is parsed.
+  const nul = (levels: number) => `{"name":"N","email":"n@example.com","message":"hi\\u0000","extra":${'['.repeat(levels)}"a\\u0000"${']'.repeat(levels)}}`;
+  const nested = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/json' }, payload: nul(98) });
+  expect({ status: nested.statusCode, message: nested.json().message }).toEqual({ status: 400, message: 'body/message must not contain NUL characters (\\u0000)' });
+  const deep = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/json' }, payload: nul(5000) });
+  expect({ status: deep.statusCode, message: deep.json().message }).toEqual({ status: 400, message: 'body nests arrays and objects deeper than 100 levels (the limit)' });
   expect((await t.post('/projects', {}, dev.token)).json()).toEqual([]);
   expect((await t.post('/account-details', {}, dev.token)).json().name).toBe(dev.name);
   expect((await t.post('/register', { name: 'Nul', email: 'nul@example.com', password: 'long enough pass' })).statusCode).toBe(200);

@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
+import { answerUnrouted, recordRoutes } from './http/allowed-methods';
 import { contractPartsPlugin, contractPlugin, MAX_PATH_PARAM_LENGTH } from './http/contract';
 import { systemClock, type Clock } from './platform/clock';
 import { createJwt } from './platform/jwt';
@@ -62,6 +63,8 @@ export interface BuildOptions {
   domains?: DomainsModuleOptions;
 }
 
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
   // It also carries the slow-client and connection limits (platform/http/connection-limits.ts).
@@ -82,6 +85,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler: onClientError,
   });
   frontDoor.logTo(app.log);
+  // Before any route exists: a method a path does not take is a 405 naming the ones it does.
+  recordRoutes(app);
 
   // Before anything is written under DATA_DIR (PGlite, outbox, storage): private to the platform.
   const privacy = secureDataDir(config.dataDir);
@@ -145,6 +150,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       reply.log = req.log;
     }
   });
+  // After the hosting gateway's hook (a site's Host is the site's, whatever its method): a request
+  // no route took is a 405 or 404 before its body is read; the console's pages pass on to web.ts.
+  app.addHook('onRequest', answerUnrouted(app, (req) => !!config.webDir && (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.url)));
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });

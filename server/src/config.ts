@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { HttpLimits } from './platform/http/connection-limits';
 import { DEFAULT_SITE_LIMITS } from './platform/limits';
+import { DEFAULT_JSON_LIMITS, MAX_CONFIGURABLE_JSON_DEPTH, type JsonLimits } from './platform/json-limits';
 
 export interface S3Config {
   endpoint: string;
@@ -30,6 +31,14 @@ export interface Config {
   /** Cost of scrypt as log2(N); 15 = 32 MiB per hash. */
   passwordHashCost: number;
   maxUploadBytes: number;
+  /** JSON a tenant sends or uploads (JSON_MAX_DEPTH, JSON_MAX_BYTES): platform/json-limits.ts says why. */
+  json: JsonLimits;
+  /**
+   * The longest a signed URL to a stored file may live (STORAGE_SIGNED_URL_MAX_SECONDS, 60 to
+   * 604800; default 86400 = 1 day). Nothing stored can revoke one: this bounds how long a URL
+   * outlives a change that the download-time checks can't see.
+   */
+  signedUrlMaxSeconds: number;
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
@@ -127,6 +136,12 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function jsonLimits(env: Env): JsonLimits {
+  const maxDepth = atLeastOne(env, 'JSON_MAX_DEPTH', DEFAULT_JSON_LIMITS.maxDepth);
+  if (maxDepth > MAX_CONFIGURABLE_JSON_DEPTH) throw new Error(`JSON_MAX_DEPTH must be at most ${MAX_CONFIGURABLE_JSON_DEPTH}, got "${env.JSON_MAX_DEPTH}"`);
+  return { maxDepth, maxBytes: atLeastOne(env, 'JSON_MAX_BYTES', DEFAULT_JSON_LIMITS.maxBytes) };
+}
+
 function atLeastOne(env: Env, name: string, fallback: number): number {
   const n = int(env, name, fallback);
   if (n < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
@@ -149,6 +164,12 @@ function persistentSecret(dataDir: string, file: string): string {
 function positive(env: Env, name: string, fallback: number): number {
   const n = int(env, name, fallback);
   if (n === 0) throw new Error(`${name} must be a positive integer, got "0"`);
+  return n;
+}
+
+function signedUrlMaxSeconds(env: Env): number {
+  const n = int(env, 'STORAGE_SIGNED_URL_MAX_SECONDS', 86_400);
+  if (n < 60 || n > 604_800) throw new Error(`STORAGE_SIGNED_URL_MAX_SECONDS must be 60 to 604800 (7 days), got "${env.STORAGE_SIGNED_URL_MAX_SECONDS}"`);
   return n;
 }
 
@@ -266,6 +287,8 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15),
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
+    json: jsonLimits(env),
+    signedUrlMaxSeconds: signedUrlMaxSeconds(env),
     webDir: fs.existsSync(webDir) ? webDir : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: logFormat(env),

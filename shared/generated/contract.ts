@@ -22,6 +22,7 @@ export const schemas = {
   },
   "NewPassword": {
     "type": "string",
+    "pattern": "^[^\\u0000\\uD800-\\uDFFF]*$",
     "minLength": 8,
     "maxLength": 1024,
     "x-messages": {

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, deploy, registerDeveloper, upload, type Developer, type Project } from '../helpers/factories';
+import { createProject, deploy, registerDeveloper, shareFile, upload, type Developer, type Project } from '../helpers/factories';
 import { makeZip } from '../hosting/zips';
 import { site } from '../hosting/site-helpers';
 import { exportProject, BackupError, type BackupDeps } from '../../server/src/modules/backup/export';
@@ -47,6 +47,7 @@ interface Seen {
   dkimPrivate: string;
   dkimPublic: string;
   filePath: string;
+  privateFileId: string;
   mailboxes: unknown;
   settings: unknown;
 }
@@ -106,8 +107,11 @@ beforeAll(async () => {
   ] })).statusCode).toBe(200);
 
   // A file, a live static site, a mail domain (verified) with a mailbox.
+  // One shared (its share link must keep working), one private (it must stay so).
   const file = await upload(a, token, project.id, [{ name: 'report.pdf', type: 'application/pdf', content: FILE }]);
   expect(file.statusCode).toBe(200);
+  const privateFile = await upload(a, token, project.id, [{ name: 'private.txt', content: 'private' }]);
+  expect(privateFile.statusCode).toBe(200);
   const deployed = await deploy(a, project, makeZip([{ name: 'index.html', data: SITE_HTML }]), 'React');
   expect(deployed.statusCode).toBe(200);
   expect((await a.post(`/project/${project.id}/smtp/add_domain`, { domain: 'shop.example' }, token)).statusCode).toBe(200);
@@ -124,14 +128,15 @@ beforeAll(async () => {
     authKey: project.authKey,
     dkimPrivate: a.app.deps.secrets.open(dkim.dkim_private_key),
     dkimPublic: dkim.dkim_public_key,
-    filePath: new URL(file.json().file.path).pathname,
+    filePath: await shareFile(a, token, project.id, file.json().file.object_id),
+    privateFileId: privateFile.json().file.object_id,
     mailboxes: (await a.post(`/project/${project.id}/smtp/accounts`, { domain: 'shop.example' }, token)).json(),
     settings: (await a.post(`/project/${project.id}/auth/settings`, undefined, token)).json(),
   };
   expect((seen.notes as { rows: unknown[] }).rows).toHaveLength(2);
 
   const result = await exportProject(depsOf(a), project.id, archive);
-  expect(result.manifest.counts).toEqual({ tables: 2, rows: 4, files: 1, end_users: 1, mailboxes: 1, deployments: 1 });
+  expect(result.manifest.counts).toEqual({ tables: 2, rows: 4, files: 2, end_users: 1, mailboxes: 1, deployments: 1 });
   expect(result.warnings).toEqual([]);
   expect(fs.statSync(archive).mode & 0o077).toBe(0);
 
@@ -200,7 +205,7 @@ describe('refused archives write nothing', () => {
     const tar = new TarWriter(fs.createWriteStream(bad));
     for (const e of entries) {
       let bytes = await fsp.readFile(path.join(dir, e.name));
-      if (e.name === 'objects/000001') bytes = Buffer.from(bytes.toString('latin1').replace('PDF', 'XXX'), 'latin1');
+      if (e.name === 'objects/000001') bytes = Buffer.concat([bytes, Buffer.from('x')]);
       await tar.add(e.name, bytes.length, bytes);
     }
     await tar.finish();
@@ -284,10 +289,14 @@ describe('the restored project', () => {
 
   test('its files download with the same bytes (from the S3 store now) and its site serves', async () => {
     expect(b.app.deps.objectStore.constructor.name).toBe('S3ObjectStore');
-    expect(await objectsUnder(b, `projects/${project.id}/`)).toHaveLength(1);
+    expect(await objectsUnder(b, `projects/${project.id}/`)).toHaveLength(2);
     const res = await b.app.inject({ method: 'GET', url: seen.filePath });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(FILE)).toBe(true);
+    // Sharing is carried as it was: the shared file keeps its link, the private one has none.
+    const listed = (await b.post(`/project/${project.id}/object-storage/files`, {}, ownerB.token)).json().files as { object_id: string; path: string | null }[];
+    expect(listed.find((f) => f.object_id === seen.privateFileId)?.path).toBeNull();
+    expect(new URL(listed.find((f) => f.object_id !== seen.privateFileId)!.path!).pathname).toBe(seen.filePath);
     const page = await site(b, project, '/');
     expect(page.statusCode).toBe(200);
     expect(page.body).toBe(SITE_HTML);

@@ -176,6 +176,8 @@ describe('storage', () => {
 
     const text = await hb.storage.upload(new Blob(['hello from node'], { type: 'text/plain' }), { name: 'hello.txt' });
     expect(text).toMatchObject({ name: 'hello.txt', object_type: 'text/plain', object_size: 15 });
+    // The client hands out no URL with a file: files are private.
+    expect(text).not.toHaveProperty('path');
 
     // A Node stream of unknown length: progress without a total.
     const seen: (number | undefined)[] = [];
@@ -185,6 +187,7 @@ describe('storage', () => {
 
     const list = await hb.storage.list();
     expect(list.files.map((f) => f.name).sort()).toEqual(['big %22quoted%22.bin', 'hello.txt', 'stream.txt']);
+    expect(list.files.some((f) => 'path' in f)).toBe(false);
     expect(list.total).toBe(3);
 
     expect(await (await hb.storage.download(text.object_id)).text()).toBe('hello from node');
@@ -245,6 +248,39 @@ describe('storage with the publishable key and an end user (folder rules, signed
 
     await ada.storage.remove(mine.object_id);
     expect((await ada.storage.list({ folder: 'avatars' })).files).toEqual([]);
+  });
+
+  test('signed URLs for private files end with the rule; a public folder has a public URL', async () => {
+    const setRule = (folder: string, access: string, extra = {}) => t.post(`/project/${p.id}/object-storage/rules/set`, { folder, access, ...extra }, dev.token);
+    expect((await setRule('photos', 'owner')).statusCode).toBe(200);
+    const ada = createClient(url, p.authKey);
+    await ada.auth.signUp({ email: email(), password: PASSWORD });
+    const bob = createClient(url, p.authKey);
+    await bob.auth.signUp({ email: email(), password: PASSWORD });
+    const mine = await ada.storage.upload('ada photo', { name: 'ada.png', contentType: 'image/png', folder: 'photos' });
+    const theirs = await bob.storage.upload('bob photo', { name: 'bob.png', contentType: 'image/png', folder: 'photos' });
+    // PUBLIC_URL is not this port: the same path here.
+    const here = (u: string) => url + new URL(u).pathname + new URL(u).search;
+
+    const signed = await ada.storage.createSignedUrl(mine.object_id, 600);
+    expect(signed).toMatchObject({ object_id: mine.object_id, url: expect.stringContaining('/api/storage/v1/object/sign/') });
+    expect(await (await fetch(here(signed.url))).text()).toBe('ada photo');
+    expect(await bob.storage.createSignedUrl(mine.object_id).catch((e) => e.status)).toBe(404);
+    const many = await ada.storage.createSignedUrls([mine.object_id, theirs.object_id]);
+    expect(many.map((m) => m.url === null)).toEqual([false, true]);
+    expect(many[1]).toMatchObject({ object_id: theirs.object_id, error: 'File not found' });
+
+    // The developer closes the folder: the URL ends at once.
+    expect((await setRule('photos', 'none')).statusCode).toBe(200);
+    expect((await fetch(here(signed.url))).status).toBe(404);
+
+    // A public folder: its files at a stable URL, built without a call.
+    expect((await setRule('photos', 'none', { public: true })).statusCode).toBe(200);
+    const pub = ada.storage.getPublicUrl(mine.object_id);
+    expect(pub).toBe(`${url}/api/storage/v1/object/public/${mine.object_id}`);
+    expect(await (await fetch(pub)).text()).toBe('ada photo');
+    expect((await setRule('photos', 'none', { public: false })).statusCode).toBe(200);
+    expect((await fetch(pub)).status).toBe(404);
   });
 });
 

@@ -1,6 +1,6 @@
 // A static app deployed on Hostbase itself, using only @hostbase/client (its built dist/index.js,
 // served with the site) from a <script type="module">: an end user signs up, uploads an avatar into
-// an owner-only folder with progress, sees it through a signed link, and lists only their own files;
+// an owner-only folder with progress, sees it through a signed URL, and lists only their own files;
 // a second end user sees none of them.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,8 +57,8 @@ $('signup').addEventListener('submit', (e) => {
 $('avatar').addEventListener('change', async () => {
   try {
     const file = await hb.storage.upload($('avatar').files[0], { folder: 'avatars', onProgress: (loaded, total) => ($('progress').textContent = loaded + '/' + total) });
-    const link = await hb.storage.signedUrl(file.object_id, 600);
-    $('pic').src = link.url;
+    const signed = await hb.storage.createSignedUrl(file.object_id, 600);
+    $('pic').src = signed.url;
     await refresh();
   } catch (err) {
     fail(err);
@@ -124,11 +124,11 @@ maybe('an app on Hostbase using @hostbase/client in the browser', () => {
     expect(await page.textContent('#error')).toBe('');
   }
 
-  test('sign up, upload an owner-only avatar, show it through a signed link, list only your own', async () => {
+  test('sign up, upload an owner-only avatar, show it through a signed URL, list only your own', async () => {
     const { page } = b;
     await signUpAndUpload(page, `ada-${Date.now()}@example.com`);
     expect(await page.$eval('#pic', (img) => (img as HTMLImageElement).naturalWidth)).toBe(2);
-    expect(await page.$eval('#pic', (img) => (img as HTMLImageElement).src)).toContain('/api/storage/v1/signed/');
+    expect(await page.$eval('#pic', (img) => (img as HTMLImageElement).src)).toContain('/api/storage/v1/object/sign/');
     // XHR's upload progress counts the whole multipart body: all of it, at the end.
     const [loaded, total] = (await page.textContent('#progress'))!.split('/').map(Number);
     expect(loaded).toBe(total);

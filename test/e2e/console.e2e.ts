@@ -150,9 +150,21 @@ maybe('console journey', () => {
       return !!el && el.complete && el.naturalWidth === 16;
     });
     await b.shot('preview');
-    await preview.getByRole('button', { name: 'Share' }).click();
+    // Private until shared: the preview came through a signed URL, not a share link.
+    expect(await img.getAttribute('src')).toContain('/api/storage/v1/object/sign/');
+    await preview.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Share link copied to clipboard!' }).waitFor();
+    const first = await page.evaluate(() => navigator.clipboard.readText());
+    expect(first).toContain('/s3/object-storage/');
+    expect((await page.request.get(first)).status()).toBe(200);
+    // Stop sharing: the link ends at once; sharing again makes a new one.
+    await preview.getByRole('button', { name: 'Stop sharing' }).click();
+    await page.getByRole('status').filter({ hasText: 'Sharing stopped' }).waitFor();
+    expect((await page.request.get(first)).status()).toBe(404);
+    await preview.getByRole('button', { name: 'Share', exact: true }).click();
+    await preview.getByRole('button', { name: 'Stop sharing' }).waitFor();
     const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).not.toBe(first);
     const shared = await page.request.get(link);
     expect(shared.status()).toBe(200);
     expect(Buffer.from(await shared.body()).equals(PNG)).toBe(true);

@@ -51,7 +51,9 @@ test('kill -9 during an upload and during a deploy: after a restart nothing is h
   const up = multipart({}, { name: 'kept.bin', type: 'application/octet-stream', data: kept });
   const uploaded = await request(port, 'POST', `/api/project/${projectId}/object-storage/upload`, up.body, { ...auth, 'content-type': up.contentType });
   expect(uploaded.status).toBe(200);
-  const keptLink = new URL(uploaded.json<{ file: { path: string } }>().file.path).pathname;
+  const shared = await post(port, `/project/${projectId}/object-storage/share`, { object_id: uploaded.json<{ file: { object_id: string } }>().file.object_id }, token);
+  expect(shared.status).toBe(200);
+  const keptLink = new URL(shared.json<{ file: { path: string } }>().file.path).pathname;
   const v1 = await zipOf([{ name: 'index.html', data: Buffer.from('<!doctype html><title>v1</title>site v1') }]);
   const d1 = multipart({ type: 'Static' }, { name: 'site.zip', type: 'application/zip', data: v1 });
   const deployed = await request(port, 'POST', `/api/project/${projectId}/upload-and-extract-zip/`, d1.body, { ...auth, 'content-type': d1.contentType });

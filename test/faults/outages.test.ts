@@ -13,7 +13,7 @@ import { loadConfig } from '../../server/src/config';
 import { openDatabase } from '../../server/src/db/client';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, testDriver, urlWithDatabase } from '../helpers/test-db';
-import { developerWithProject, rowCount, storedFiles, upload } from '../storage/helpers';
+import { developerWithProject, rowCount, shareFile, storedFiles, upload } from '../storage/helpers';
 
 jest.setTimeout(90_000);
 
@@ -91,7 +91,7 @@ describe('S3 down', () => {
     const { dev, project } = await developerWithProject(t);
     const before = await upload(t, dev.token, project.id, fileOf(1000, 'before.bin'));
     expect(before.statusCode).toBe(200);
-    const link = new URL(before.json().file.path).pathname;
+    const link = await shareFile(t, dev.token, project.id, before.json().file.object_id);
 
     await stopS3();
     const down = await upload(t, dev.token, project.id, fileOf(1000, 'during.bin'));

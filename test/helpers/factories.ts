@@ -159,6 +159,15 @@ export function upload(t: TestApp, token: string, projectId: string, parts: Part
   });
 }
 
+/**
+ * Shares a file from the console (uploads are private) and returns its share URL's path on this
+ * server: /s3/object-storage/{segment}/{object_id}.
+ */
+export async function shareFile(t: TestApp, token: string, projectId: string, objectId: string): Promise<string> {
+  const res = ok(await t.app.inject({ method: 'POST', url: `/api/project/${projectId}/object-storage/share`, headers: { authorization: `Bearer ${token}` }, payload: { object_id: objectId } }), 'share');
+  return new URL(res.json().file.path).pathname;
+}
+
 /** App upload: POST /api/storage/v1/objects with the bucket key. */
 export function bucketUpload(t: TestApp, key: string, parts: Part[]): Promise<LightMyRequestResponse> {
   const { body, contentType } = multipart(parts);

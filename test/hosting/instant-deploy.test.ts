@@ -165,6 +165,8 @@ describe('hostile manifests are refused (400, nothing created)', () => {
     ['empty segment', { 'a//b': d, 'index.html': d }, /unsafe path/],
     ['dot segment', { './index.html': d }, /unsafe path/],
     ['file and folder', { a: d, 'a/b': d, 'index.html': d }, /both as a file and as a folder/],
+    // Past the 1 MB body limit's worth of 1 KB paths sharing their folders: found in linear time.
+    ['file and folder deep in long paths', { ...Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`${'a/'.repeat(480)}f${i}`, d])), [`${'a/'.repeat(480)}f699/x`]: d, 'index.html': d }, /"(a\/){480}f699" both as a file and as a folder/],
     ['no index.html', { 'readme.txt': d }, /No index.html/],
     ['bad digest', { 'index.html': 'abc' }, /must match pattern|SHA-256/],
     ['upper-case digest', { 'index.html': d.toUpperCase() }, /must match pattern|SHA-256/],

@@ -51,6 +51,8 @@ const REDIRECTS = [
   '/removed /gone.html 404',
   '/new.html /elsewhere 301',
   '/forced.html /new.html 302!',
+  '/moved/*  /:splat  301',
+  '/shop/:store  https://:store.shops.example/welcome  302',
 ].join('\n');
 const HEADERS = ['/*', '  X-Frame-Options: DENY', '/new.html', '  Cache-Control: public, max-age=60', '  X-Custom: yes'].join('\n');
 
@@ -100,6 +102,48 @@ describe.each([
     expect(a.status).toBe(status);
     expect(a.headers.location).toBe(location);
     expect(a.headers['x-frame-options']).toBe('DENY');
+  });
+});
+
+describe('a redirect built from the request stays on the site (/moved/*  /:splat  301)', () => {
+  test.each([
+    ['/moved/about', '/about'],
+    ['/moved//evil.example/login', '/evil.example/login'],
+    ['/moved///evil.example', '/evil.example'],
+    ['/moved/%2F%2Fevil.example', '/evil.example'],
+    ['/moved/%2f/evil.example', '/evil.example'],
+    ['/moved/%5Cevil.example', '/evil.example'],
+    ['/moved/%5c%5cevil.example', '/evil.example'],
+    ['/moved/%09/evil.example', '/evil.example'],
+    ['/moved/%0D%0A/evil.example', '/evil.example'],
+    ['/moved/%20/evil.example', '/evil.example'],
+    ['/moved//evil.example?next=1', '/evil.example?next=1'],
+  ])('%s -> %s on both doors', async (url, location) => {
+    const a = await both(url);
+    expect(a.status).toBe(301);
+    expect(a.headers.location).toBe(location);
+  });
+
+  // Over the socket only: an injected request's URL is parsed as a WHATWG URL, which turns '\\' into '/'.
+  test.each([
+    ['/moved/\\evil.example', '/evil.example'],
+    ['/moved//\\evil.example', '/evil.example'],
+  ])('%s -> %s', async (url, location) => {
+    const a = await overSocket(url);
+    expect(a.status).toBe(301);
+    expect(a.headers.location).toBe(location);
+  });
+
+  test('an http(s) target keeps its host: a value there is letters, digits, - and . only, else 400', async () => {
+    const ok = await both('/shop/acme-1');
+    expect(ok.status).toBe(302);
+    expect(ok.headers.location).toBe('https://acme-1.shops.example/welcome');
+    for (const url of ['/shop/evil.example%23', '/shop/evil.example%2F', '/shop/me@evil.example', '/shop/evil.example:8080']) {
+      const a = await both(url);
+      expect({ url, status: a.status, location: a.headers.location }).toEqual({ url, status: 400, location: undefined });
+    }
+    // The literal external target of the developer still works as it did.
+    expect((await both('/docs/a//b')).headers.location).toBe('https://docs.example.com/a//b');
   });
 });
 

@@ -1,6 +1,18 @@
 // _redirects and _headers parsing (site-rules.ts): what is accepted, what is refused with the file
 // and line, and how the compiled rules match paths.
-import { compileRules, headersFor, matchRedirects, MAX_REDIRECTS, parseHeaders, parseRedirects, RulesError } from '../../server/src/modules/hosting/site-rules';
+import { matcherSteps } from '../../server/src/modules/hosting/path-pattern';
+import {
+  compileRules,
+  headersFor,
+  matchRedirects,
+  MAX_HEADER_RULES,
+  MAX_REDIRECTS,
+  MAX_WHOLE_PATH_PATTERNS,
+  parseHeaders,
+  parseRedirects,
+  RulesError,
+  type SiteRules,
+} from '../../server/src/modules/hosting/site-rules';
 
 describe('_redirects: accepted lines', () => {
   const cases: [string, string, object[]][] = [
@@ -109,5 +121,98 @@ describe('matching', () => {
   test('no rules compile to nothing (no cost on the hot path)', () => {
     expect(compileRules(null)).toBeUndefined();
     expect(compileRules({ redirects: [], headers: [] })).toBeUndefined();
+  });
+});
+
+describe('deploy-time limits on what matching costs', () => {
+  test.each([
+    ['_redirects', 'a long path', `/${'a'.repeat(1024)} /b`, /line 1: the path is longer than 1024 bytes/],
+    ['_redirects', 'many segments', `${'/a'.repeat(33)} /b`, /line 1: the path has more than 32 segments/],
+    ['_redirects', 'many placeholders', `${Array.from({ length: 17 }, (_, i) => `/:p${i}`).join('')} /b`, /line 1: the path has more than 16 wildcards/],
+    ['_redirects', 'a long target', `/a /${'b'.repeat(2048)}`, /line 1: the target is longer than 2048 bytes/],
+    ['_redirects', 'many placeholders in the target', `/a/:x /${':x/'.repeat(17)}`, /line 1: the target uses more than 16 placeholders/],
+    ['_redirects', 'a backslash target', '/a /\\evil.example 302', /line 1: the target must be a path/],
+    ['_headers', 'a long path', `/${'a'.repeat(1024)}\n  X-A: 1`, /_headers line 1: the path is longer than 1024 bytes/],
+    ['_headers', 'many stars', '/*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n  X-A: 1', /_headers line 1: the path has more than 16 wildcards/],
+  ])('%s: %s', (file, _name, text, message) => {
+    const parse = file === '_redirects' ? parseRedirects : parseHeaders;
+    expect(() => parse(text)).toThrow(RulesError);
+    expect(() => parse(text)).toThrow(message);
+  });
+
+  test(`at most ${MAX_WHOLE_PATH_PATTERNS} _headers paths with a part between two *`, () => {
+    const block = (p: string) => `${p}\n  X-A: 1`;
+    const ok = Array.from({ length: MAX_WHOLE_PATH_PATTERNS }, (_, i) => block(`/*/v${i}/*`)).join('\n');
+    expect(parseHeaders(ok)).toHaveLength(MAX_WHOLE_PATH_PATTERNS);
+    expect(() => parseHeaders(`${ok}\n${block('/*.min.*')}`)).toThrow(`_headers line ${2 * MAX_WHOLE_PATH_PATTERNS + 1}: more than ${MAX_WHOLE_PATH_PATTERNS} paths with a part between two *`);
+    // Prefixes, suffixes and placeholders are not counted.
+    expect(parseHeaders([ok, block('/*'), block('/assets/*'), block('/*.css'), block('/:lang/*'), block('/*/:id')].join('\n'))).toHaveLength(MAX_WHOLE_PATH_PATTERNS + 5);
+  });
+
+  test('a large real-world pair of files is accepted', () => {
+    const redirects = Array.from({ length: MAX_REDIRECTS }, (_, i) =>
+      i % 3 === 0 ? `/blog/${i}/:year/:month/:slug /posts/:year/:month/:slug 301` : i % 3 === 1 ? `/docs/v${i}/* https://docs.example.com/v${i}/:splat 302` : `/old-page-${i}.html /new-page-${i} 308`,
+    ).join('\n');
+    expect(parseRedirects(redirects)).toHaveLength(MAX_REDIRECTS);
+    const headers = Array.from({ length: MAX_HEADER_RULES }, (_, i) => `/section-${i}/*\n  Cache-Control: public, max-age=${i}\n  X-Robots-Tag: noindex`).join('\n');
+    expect(parseHeaders(headers)).toHaveLength(MAX_HEADER_RULES);
+  });
+});
+
+describe('the findings: a 47-byte _headers and an open redirect', () => {
+  test('/*a*a*a*a*a*a*b against 100,000 a\'s: the right answer in linear work', () => {
+    const rules = compileRules({ redirects: [], headers: parseHeaders('/*a*a*a*a*a*a*b\n  X-Probe: 1') })!;
+    const before = matcherSteps.count;
+    expect(headersFor(rules, `/${'a'.repeat(100_000)}`)).toBeUndefined();
+    expect(headersFor(rules, `/${'a'.repeat(100_000)}b`)).toEqual({ 'x-probe': '1' });
+    // As a regular expression, 74 a's took 8 s and 80 took 25 s.
+    expect(matcherSteps.count - before).toBeLessThan(10 * 100_000);
+  });
+
+  test('/old/*  /:splat  301 answers with a path of the site, whatever the splat', () => {
+    const rules = compileRules({ redirects: parseRedirects('/old/*  /:splat  301'), headers: [] })!;
+    const location = (p: string) => [...matchRedirects(rules, p)][0]?.target;
+    expect(location('/old/about')).toBe('/about');
+    expect(location('/old//evil.example/login')).toBe('/evil.example/login');
+    expect(location('/old/\\evil.example')).toBe('/evil.example');
+    expect(location('/old/%2F%2Fevil.example')).toBe('/evil.example');
+    expect(location('/old/%5Cevil.example')).toBe('/evil.example');
+    expect(location('/old/%09/evil.example')).toBe('/evil.example');
+  });
+});
+
+describe('stored rules are judged again when compiled (an archive may carry anything)', () => {
+  const redirect = (from: unknown, to: unknown, status: unknown = 301) => ({ from, to, status, force: false }) as never;
+  test('rules the parser would refuse are left out, the others kept', () => {
+    const stored = {
+      redirects: [
+        redirect('/a', '//evil.example'),
+        redirect('/b', 'javascript:alert(1)', 302),
+        redirect('/c/*', 'https://proxy.example/:splat', 200),
+        redirect(`/${'d'.repeat(5000)}`, '/x'),
+        redirect('/e/*/f', '/x'),
+        redirect(42, '/x'),
+        redirect('/g', '/x', 418),
+        redirect('/ok/:p', '/fine/:p'),
+      ],
+      headers: [
+        { path: '/*', headers: [['set-cookie', 'sid=1']] },
+        { path: '/*', headers: [['x-a', 'line\r\nbreak']] },
+        { path: `/*${'a*'.repeat(40)}b`, headers: [['x-a', '1']] },
+        { path: '/kept/*', headers: [['x-kept', '1']] },
+        { path: null, headers: [] },
+      ],
+    } as unknown as SiteRules;
+    const rules = compileRules(stored)!;
+    expect(rules.redirects.map((r) => r.from)).toEqual(['/ok/:p']);
+    expect(rules.headers).toHaveLength(1);
+    expect(headersFor(rules, '/kept/x')).toEqual({ 'x-kept': '1' });
+    expect(compileRules({ redirects: 'nonsense', headers: {} } as unknown as SiteRules)).toBeUndefined();
+  });
+
+  test(`only the first ${MAX_WHOLE_PATH_PATTERNS} whole-path _headers patterns are kept`, () => {
+    const headers = Array.from({ length: MAX_WHOLE_PATH_PATTERNS + 4 }, (_, i) => ({ path: `/*/v${i}/*`, headers: [['x-v', String(i)]] as [string, string][] }));
+    const rules = compileRules({ redirects: [], headers })!;
+    expect(rules.headers).toHaveLength(MAX_WHOLE_PATH_PATTERNS);
   });
 });

@@ -5,7 +5,7 @@
 import zlib from 'node:zlib';
 import { COMPRESS_THRESHOLD_BYTES } from '../../server/src/http/compress';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, upload, type Developer, type Project } from '../helpers/factories';
+import { createProject, registerDeveloper, shareFile, upload, type Developer, type Project } from '../helpers/factories';
 import { asOwner, baseUrl, makeTable, subscribe, type SseStream } from '../database/changes-helpers';
 
 jest.setTimeout(30_000);
@@ -101,7 +101,7 @@ test('a stored JSON file keeps its bytes, its ETag and its ranges', async () => 
   expect(json.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
   const up = await upload(t, dev.token, project.id, [{ name: 'rows.json', type: 'application/json', content: json }]);
   expect(up.statusCode).toBe(200);
-  const url = new URL(up.json().file.path).pathname;
+  const url = await shareFile(t, dev.token, project.id, up.json().file.object_id);
 
   const whole = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
   expect(whole.statusCode).toBe(200);

@@ -199,11 +199,15 @@ function differ(a: { upstream: string }, b: { upstream: string }) {
   const parts = form([{ field: 'file', name: 'notes.bin', type: 'application/octet-stream', content: bytes }]);
   const uploaded = await via('upload', 'POST', `/api/project/${projectId}/object-storage/upload`, parts.body, { authorization: `Bearer ${token}`, 'content-type': parts.contentType });
   expect(uploaded.status).toBe(200);
-  const share = new URL(JSON.parse(uploaded.body).file.path as string).pathname;
+  // Shared through one instance, served by the other at once.
+  const sharing = await post('share', `/api/project/${projectId}/object-storage/share`, { object_id: JSON.parse(uploaded.body).file.object_id }, token);
+  expect(sharing.status).toBe(200);
+  differ(uploaded, sharing);
+  const share = new URL(JSON.parse(sharing.body).file.path as string).pathname;
   const downloaded = await sendBinary(share);
   expect(downloaded.status).toBe(200);
   expect(Buffer.compare(downloaded.body, bytes)).toBe(0);
-  differ(uploaded, downloaded);
+  differ(sharing, downloaded);
   const listed = await post('list files', `/api/project/${projectId}/object-storage/files`, {}, token);
   expect(listed.status).toBe(200);
   expect(JSON.parse(listed.body).files.map((f: { object_id: string }) => f.object_id)).toContain(JSON.parse(uploaded.body).file.object_id);

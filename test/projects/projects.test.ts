@@ -1,7 +1,7 @@
 // Every projects endpoint through the real app: listing, subdomain checks, creation (and its
 // alias, and under concurrency), details, keys and their rotation, and deletion with its files.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createProject, registerDeveloper, upload, type Developer, type Project, onPlan } from '../helpers/factories';
+import { createProject, registerDeveloper, shareFile, upload, type Developer, type Project, onPlan } from '../helpers/factories';
 import { scenarios } from '../helpers/scenarios';
 import { rowCount, storedFiles } from '../storage/helpers';
 
@@ -197,6 +197,7 @@ describe('deleteProject', () => {
     const file = (await upload(t, dev.token, p.id, [{ name: 'a.txt', content: 'doomed' }])).json().file;
     await upload(t, dev.token, p.id, [{ name: 'b.txt', content: 'doomed too' }]);
     const kept = (await upload(t, dev.token, keep.id, [{ name: 'k.txt', content: 'kept' }])).json().file;
+    const [fileLink, keptLink] = [await shareFile(t, dev.token, p.id, file.object_id), await shareFile(t, dev.token, keep.id, kept.object_id)];
     const ownFiles = () => storedFiles(t).filter((f) => f.includes(p.id));
     expect(ownFiles().length).toBeGreaterThan(0);
 
@@ -208,12 +209,12 @@ describe('deleteProject', () => {
     expect((await t.post('/project/project-details/', { project_id: p.id }, dev.token)).statusCode).toBe(404);
     expect(ownFiles()).toEqual([]);
     expect(await rowCount(t, p.id)).toBe(0);
-    expect((await t.app.inject({ method: 'GET', url: new URL(file.path).pathname })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: fileLink })).statusCode).toBe(404);
     const keyCall = await t.app.inject({ method: 'GET', url: '/api/storage/v1/objects', headers: { 'x-api-key': p.bucketKey } });
     expect(keyCall.statusCode).toBe(401);
     // The subdomain is free again; the other project is untouched.
     expect((await t.post('/check_subdomain', { subdomain: p.subdomain }, dev.token)).json().available).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: new URL(kept.path).pathname })).body).toBe('kept');
+    expect((await t.app.inject({ method: 'GET', url: keptLink })).body).toBe('kept');
   });
 });
 

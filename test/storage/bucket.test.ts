@@ -27,6 +27,12 @@ describe('bucket-key calls', () => {
     const file = up.json().file;
     expect(up.json().message).toBe('saved');
     expect(file).toMatchObject({ object_type: 'application/json', object_size: 7, metadata: '{"name":"app.json"}' });
+    // The secret key is the developer: it sees that the new file is private, and may share it.
+    expect(file.path).toBeNull();
+    const shared = await t.app.inject({ method: 'PUT', url: `/api/storage/v1/objects/${file.object_id}/share`, headers: { 'x-api-key': a.project.bucketKey } });
+    expect(shared.json()).toEqual({ message: 'shared', file: { ...file, path: expect.stringContaining('/s3/object-storage/') } });
+    const link = new URL(shared.json().file.path).pathname;
+    expect((await t.app.inject({ method: 'GET', url: link })).body).toBe('{"a":1}');
 
     // The console sees the same file in that project.
     const consoleList = (await t.post(`/project/${a.project.id}/object-storage/files`, {}, a.dev.token)).json();
@@ -53,7 +59,7 @@ describe('bucket-key calls', () => {
     expect(del.json()).toEqual({ message: 'deleted' });
     expect((await call('GET', `/${file.object_id}`, a.project.bucketKey)).statusCode).toBe(404);
     expect((await call('DELETE', `/${file.object_id}`, a.project.bucketKey)).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: new URL(file.path).pathname })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
   });
 
   it('refuses a key of project A for project B\'s files (404) and leaves them whole', async () => {

@@ -1,13 +1,13 @@
-// Share links: both paths (/api/s3/... and the bucket domain's /s3/...), headers, conditional
-// and ranged requests, and the sandbox that keeps an uploaded HTML file from running script.
+// Share links of shared files: both paths (/api/s3/... and the bucket domain's /s3/...), headers,
+// conditional and ranged requests, and the sandbox that keeps an uploaded HTML file from running script.
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { developerWithProject, upload } from './helpers';
+import { developerWithProject, shareFile, upload } from './helpers';
 
 // Set-up registers developers (scrypt) and opens a database; generous under a loaded machine.
 jest.setTimeout(30_000);
 
 let t: TestApp;
-let file: { object_id: string; path: string };
+let file: { object_id: string };
 let url: string;
 const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   const { dev, project } = await developerWithProject(t);
   file = (await upload(t, dev.token, project.id, [{ name: 'clip «1».mp4', type: 'video/mp4', content: bytes }])).json().file;
-  url = new URL(file.path).pathname;
+  url = await shareFile(t, dev.token, project.id, file.object_id);
 });
 afterAll(() => t.close());
 
@@ -90,7 +90,8 @@ describe('downloadObject', () => {
   });
 
   it('answers 404 JSON to a wrong segment, an unknown id, or junk, on both paths', async () => {
-    const [, , , , , segment, id] = file.path.split('/');
+    const [, , , segment, id] = url.split('/');
+    expect(id).toBe(file.object_id);
     for (const path of [
       // Another last character (one that is not the segment's own: a fixed 'x' was the same 1 time in 64).
       `/s3/object-storage/${segment!.slice(0, -1)}${segment!.endsWith('x') ? 'y' : 'x'}/${id}`,
@@ -113,14 +114,14 @@ describe('an uploaded HTML file', () => {
     const { dev, project } = await developerWithProject(t);
     const html = '<html><body><script>fetch("/api/projects",{method:"POST"})</script></body></html>';
     const f = (await upload(t, dev.token, project.id, [{ name: 'evil.html', type: 'text/html', content: html }])).json().file;
-    const res = await get(new URL(f.path).pathname);
+    const res = await get(await shareFile(t, dev.token, project.id, f.object_id));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html');
     expect(res.headers['content-security-policy']).toMatch(/^sandbox;/);
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     const svg = (await upload(t, dev.token, project.id, [{ name: 'x.svg', content: '<svg onload="alert(1)"/>' }])).json().file;
-    const svgRes = await get(new URL(svg.path).pathname);
+    const svgRes = await get(await shareFile(t, dev.token, project.id, svg.object_id));
     expect(svgRes.headers['content-type']).toBe('image/svg+xml');
     expect(svgRes.headers['content-security-policy']).toMatch(/^sandbox;/);
   });

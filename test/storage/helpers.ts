@@ -1,20 +1,16 @@
-// Storage test helpers: what is stored (rows, files) and share paths. Accounts, projects,
+// Storage test helpers: what is stored (rows, files). Accounts, projects,
 // multipart bodies and uploads come from ../helpers/factories (re-exported here).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestApp } from '../helpers/app';
 import type { Part } from '../helpers/factories';
 
-export { bucketUpload, createProject, developerWithProject, multipart, upload, type FilePart, type Part, type Project } from '../helpers/factories';
+export { bucketUpload, createProject, developerWithProject, multipart, shareFile, upload, type FilePart, type Part, type Project } from '../helpers/factories';
 export interface Form {
   /** Fields, in order; a FilePart is a file. */
   parts: Part[];
 }
 
-/** The share URL of an uploaded file as a path on this server (PUBLIC_URL stripped). */
-export function sharePath(file: { path: string }): string {
-  return new URL(file.path).pathname;
-}
 
 export async function rowCount(t: TestApp, projectId?: string): Promise<number> {
   const rows = await t.database.query<{ n: string }>(

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { S3ObjectStore } from '../../server/src/platform/object-store/object-store.s3';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { bucketUpload, developerWithProject, rowCount, upload } from './helpers';
+import { bucketUpload, developerWithProject, rowCount, shareFile, upload } from './helpers';
 
 // Set-up registers developers (scrypt) and opens a database; generous under a loaded machine.
 jest.setTimeout(30_000);
@@ -51,7 +51,7 @@ test('upload → list → download → delete through the API, stored in the S3 
   const listed = (await t.post(`/project/${project.id}/object-storage/files`, {}, dev.token)).json();
   expect(listed).toMatchObject({ total: 1, usage_bytes: bytes.length });
 
-  const link = new URL(file.path).pathname;
+  const link = await shareFile(t, dev.token, project.id, file.object_id);
   const dl = await t.app.inject({ method: 'GET', url: link });
   expect(dl.statusCode).toBe(200);
   expect(dl.rawPayload).toEqual(bytes);

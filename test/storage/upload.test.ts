@@ -2,7 +2,7 @@
 // checks around them (bad input, wrong project, another account).
 import { onPlan } from '../helpers/factories';
 import { registerDeveloper, buildTestApp, type Developer, type TestApp } from '../helpers/app';
-import { createProject, developerWithProject, multipart, rowCount, sharePath, storedFiles, upload, type Project } from './helpers';
+import { createProject, developerWithProject, multipart, rowCount, shareFile, storedFiles, upload, type Project } from './helpers';
 
 // Set-up registers developers (scrypt) and opens a database; generous under a loaded machine.
 jest.setTimeout(30_000);
@@ -33,15 +33,18 @@ describe('uploadObject', () => {
       object_type: 'image/png',
       object_size: 16,
       metadata: JSON.stringify({ name: 'cat.png' }),
-      path: expect.stringMatching(/^http:\/\/localhost:3000\/s3\/object-storage\/[\w-]{20,}\//),
+      // Private: not shared until the developer says so.
+      path: null,
       // The bucket's root, uploaded from the console: owned by no end user.
       folder: '',
       owner_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    // The SPEC: the share segment is the 6th slash-separated part of path.
-    const parts = file.path.split('/');
+    // Shared, its path has the SPEC's shape: the share segment is the 6th slash-separated part.
+    const shared = await t.post(`/project/${project.id}/object-storage/share`, { object_id: file.object_id }, dev.token);
+    expect(shared.json()).toEqual({ message: 'shared', file: { ...file, path: expect.stringMatching(/^http:\/\/localhost:3000\/s3\/object-storage\/[\w-]{20,}\//) } });
+    const parts = shared.json().file.path.split('/');
     expect(parts[6]).toBe(file.object_id);
     const dl = await t.app.inject({ method: 'GET', url: `/s3/object-storage/${parts[5]}/${file.object_id}` });
     expect(dl.statusCode).toBe(200);
@@ -166,25 +169,27 @@ describe('deleteObjects', () => {
     const p = await createProject(t, dev);
     const a = (await upload(t, dev.token, p.id, [{ name: 'a.txt', content: 'aaa' }])).json().file;
     const b = (await upload(t, dev.token, p.id, [{ name: 'b.txt', content: 'bbb' }])).json().file;
+    const [aLink, bLink] = [await shareFile(t, dev.token, p.id, a.object_id), await shareFile(t, dev.token, p.id, b.object_id)];
     const before = storedFiles(t).length;
     const res = await t.post(`/project/${p.id}/object-storage/delete`, { file_ids: [a.object_id, 'not-a-uuid'] }, dev.token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'deleted', deleted: 1 });
     expect(storedFiles(t).length).toBe(before - 2); // the bytes and their sidecar
     expect(await rowCount(t, p.id)).toBe(1);
-    const gone = await t.app.inject({ method: 'GET', url: sharePath(a) });
+    const gone = await t.app.inject({ method: 'GET', url: aLink });
     expect(gone.statusCode).toBe(404);
     expect(gone.json().message).toBe('File not found');
-    expect((await t.app.inject({ method: 'GET', url: sharePath(b) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: bLink })).statusCode).toBe(200);
   });
 
   it('ignores ids of other projects and leaves those files whole', async () => {
     const mine = await createProject(t, dev);
     const other = await developerWithProject(t);
     const theirs = (await upload(t, other.dev.token, other.project.id, [{ name: 't.txt', content: 'theirs' }])).json().file;
+    const theirLink = await shareFile(t, other.dev.token, other.project.id, theirs.object_id);
     const res = await t.post(`/project/${mine.id}/object-storage/delete`, { file_ids: [theirs.object_id] }, dev.token);
     expect(res.json()).toEqual({ message: 'deleted', deleted: 0 });
-    expect((await t.app.inject({ method: 'GET', url: sharePath(theirs) })).body).toBe('theirs');
+    expect((await t.app.inject({ method: 'GET', url: theirLink })).body).toBe('theirs');
     // And the owner can't reach them through another account's project path either.
     const foreign = await t.post(`/project/${other.project.id}/object-storage/delete`, { file_ids: [theirs.object_id] }, dev.token);
     expect(foreign.statusCode).toBe(404);

@@ -6,12 +6,18 @@ import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
 export type EndUser = Schemas['EndUser'];
-export type StorageFile = Schemas['StorageFile'] & { /** The file's name, read from metadata. */ name: string };
+/**
+ * A stored file. Never a URL: files are private, so a page shows one through a signed URL
+ * (`storage.createSignedUrl`), or a public folder's through `storage.getPublicUrl`.
+ */
+export type StorageFile = Omit<Schemas['StorageFile'], 'path'> & { /** The file's name, read from metadata. */ name: string };
 export type FileList = Omit<Schemas['FileList'], 'files'> & { files: StorageFile[] };
 export type DbRowPage<Row = Record<string, unknown>> = Omit<Schemas['DbRowPage'], 'rows'> & { rows: Row[] };
 export type DbRowsChanged<Row = Record<string, unknown>> = Omit<Schemas['DbRowsChanged'], 'rows'> & { rows: Row[] };
 export type DbFilter = Schemas['DbFilter'];
 export type SignedLink = Schemas['SignedLink'] & { url: string };
+export type SignedUrl = Schemas['SignedUrl'];
+export type SignedUrlResult = Schemas['SignedUrlResult'];
 export type FilterOp = DbFilter['op'];
 export type { components, paths, operations } from './generated/openapi.js';
 
@@ -347,7 +353,8 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-const withName = (f: Schemas['StorageFile']): StorageFile => {
+/** The file with its name; a share link the secret key was told about is left out (see StorageFile). */
+const withName = ({ path: _path, ...f }: Schemas['StorageFile']): StorageFile => {
   let name = '';
   try {
     name = String(JSON.parse(f.metadata)?.name ?? '');
@@ -429,8 +436,45 @@ export class Storage {
   }
 
   /**
-   * A link that serves the file without a key until it expires (`expiresIn` seconds, at most 7
-   * days) or is revoked: the way to show a private file in a page (`<img src>`).
+   * A short-lived URL that serves the file without a key: the way to show a private file in a page
+   * (`<img src>`). Signed for this caller (the signed-in user, else the key) and checked at every
+   * download: it ends at `expires_at` (`expiresIn` seconds; default 1 hour, at most the platform's
+   * maximum, 1 day unless changed), and at once when the folder's rule stops letting this caller
+   * read the file, the user is removed or changes password, or the file is deleted.
+   */
+  async createSignedUrl(objectId: string, expiresIn?: number): Promise<SignedUrl> {
+    const answer = await this.c.request<Schemas['SignedUrlCreated']>(`/storage/v1/object/sign/${encodeURIComponent(objectId)}`, {
+      method: 'POST',
+      json: expiresIn === undefined ? {} : { expires_in: expiresIn },
+    });
+    return answer.signed_url;
+  }
+
+  /**
+   * createSignedUrl for up to 100 files at once, in order; a file the caller may not read (or that
+   * does not exist) comes back with `url: null` and `error`.
+   */
+  async createSignedUrls(objectIds: string[], expiresIn?: number): Promise<SignedUrlResult[]> {
+    const answer = await this.c.request<{ signed_urls: SignedUrlResult[] }>('/storage/v1/object/sign', {
+      method: 'POST',
+      json: { object_ids: objectIds, ...(expiresIn === undefined ? {} : { expires_in: expiresIn }) },
+    });
+    return answer.signed_urls;
+  }
+
+  /**
+   * The public URL of a file in a folder the developer marked public (console, Storage: access
+   * rules): served to anyone, no key, until the flag is cleared. No call is made: any other file
+   * answers 404 there.
+   */
+  getPublicUrl(objectId: string): string {
+    return `${this.c.base}/storage/v1/object/public/${encodeURIComponent(objectId)}`;
+  }
+
+  /**
+   * A revocable link, stored on the server with its download count: it serves the file without a
+   * key until it expires (`expiresIn` seconds, at most 7 days) or is revoked, and while the folder's
+   * rule still lets the caller who made it read the file. For an `<img src>`, prefer createSignedUrl.
    */
   async signedUrl(objectId: string, expiresIn = 3600): Promise<SignedLink> {
     const answer = await this.c.request<Schemas['SignedLinkCreated']>(`/storage/v1/objects/${encodeURIComponent(objectId)}/signed-links`, {

@@ -1721,7 +1721,7 @@ export interface paths {
         put?: never;
         /**
          * List a project's files (console)
-         * @description A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+         * @description A page of the bucket's files (100 per page), with the storage used against the plan's quota. A shared file's `path` is its share URL; an unshared file's is null. Changes nothing.
          */
         post: operations["listObjects"];
         delete?: never;
@@ -1744,7 +1744,8 @@ export interface paths {
          * @description The project's file access rules, one per folder (the empty folder "" is the whole bucket), for
          *     calls made with the publishable key. A file follows the rule of its folder or of the nearest
          *     folder above it that has one; with no rule at all, apps get no access (`none`). The secret key
-         *     is never subject to them.
+         *     is never subject to them. `public` says whether the folder's files are readable by anyone at
+         *     their public URL (downloadPublicObject).
          */
         post: operations["listStorageRules"];
         delete?: never;
@@ -1785,10 +1786,57 @@ export interface paths {
         put?: never;
         /**
          * Set a folder's access rule
-         * @description Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
-         *     instance. At most 100 rules per project.
+         * @description Sets (or replaces) the access rule of one folder and its subfolders, and whether their files are
+         *     public (`public`), in force at once on every instance. At most 100 rules per project.
          */
         post: operations["setStorageRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a file (a public share link)
+         * @description Makes the file readable by anyone who has its share link (downloadObject), without a key, until
+         *     unshareObject. Answers the file with `path`, the share link:
+         *     {PUBLIC_URL}/s3/object-storage/{segment}/{object_id}. A file already shared keeps its link
+         *     (sharing twice answers the same `path`); a file shared again after unshareObject gets a new
+         *     segment, so the old link stays dead. Another project's file, or none, is a 404.
+         */
+        post: operations["shareObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectId}/object-storage/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed URL to preview or download a file (console)
+         * @description A short-lived URL that serves one of the project's files without a key (downloadSignedUrl), for
+         *     the console's previews and downloads of files that are not shared. Nothing is stored: it ends
+         *     at `expires_at`, or at once when the file is deleted. Another project's file, or none, is a
+         *     404.
+         */
+        post: operations["createConsoleSignedUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1857,6 +1905,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{projectId}/object-storage/unshare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop sharing a file
+         * @description Ends the file's share link at once, on every instance (it answers 404 from then on). The file
+         *     stays, private. Unsharing a file that is not shared is a 200. Another project's file, or
+         *     none, is a 404.
+         */
+        post: operations["unshareObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{projectId}/object-storage/upload": {
         parameters: {
             query?: never;
@@ -1868,7 +1938,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file to a project's bucket (console)
-         * @description Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * @description Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The file is private: not shared (`path` null) until shareObject. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["uploadObject"];
         delete?: never;
@@ -2212,9 +2282,10 @@ export interface paths {
         };
         /**
          * Download a file by its public share link
-         * @description Public share link (also served at the bucket domain without the /api prefix). Streams the
-         *     object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
-         *     Changes nothing.
+         * @description Public share link (also served at the bucket domain without the /api prefix), while the
+         *     developer shares the file: after unshareObject (or bucketUnshareObject) the same link answers
+         *     404 at once, and sharing again makes a new segment. Streams the object with ETag, Range and a
+         *     CSP sandbox; `download=1` asks for an attachment. Changes nothing.
          */
         get: operations["downloadObject"];
         put?: never;
@@ -2245,6 +2316,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/storage/v1/object/public/{objectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of a public folder
+         * @description The public URL of a file whose folder rule is marked public (StoragePublic): served to anyone,
+         *     without a key (ETag, Range, a CSP sandbox; `download=1` asks for an attachment). Any other file,
+         *     or none, is a 404 "File not found"; clearing the flag or removing the rule ends the URL at once.
+         */
+        get: operations["downloadPublicObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/object/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create signed URLs to several files
+         * @description createSignedUrl for up to 100 files at once (a page of thumbnails), in the order asked. A file
+         *     that does not exist or that the caller may not read gets `url: null` and `error: "File not
+         *     found"` (the two are indistinguishable); the others get their URL. Nothing is stored.
+         */
+        post: operations["createSignedUrls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/v1/object/sign/{objectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file through a signed URL
+         * @description Serves the file of a signed URL (createSignedUrl, createSignedUrls, createConsoleSignedUrl) with
+         *     no key (ETag, Range, a CSP sandbox; `download=1` asks for an attachment), after checking it
+         *     against the current state: the file exists, the signature matches this file and caller, the
+         *     URL has not expired, the end user it was made for still exists with the same password, and
+         *     the folder's rule still lets that caller read the file. An expired URL answers 403 "This
+         *     signed URL has expired"; any other failure (no such file, a wrong or tampered signature, a
+         *     removed end user, a rule that no longer allows it) answers the same 404 "File not found".
+         */
+        get: operations["downloadSignedUrl"];
+        put?: never;
+        /**
+         * Create a signed URL to a file
+         * @description A short-lived URL that serves the file without a key (downloadSignedUrl): the way to show a
+         *     private file in a page (`<img src>`). It is signed for this caller (the publishable key alone,
+         *     an end user, or the secret key alone) and checked again at every download: it stops working at
+         *     `expires_at`, and at once when the file is deleted, when the folder's rule no longer lets this
+         *     caller read the file, when the end user it was made for is removed, or when that end user's
+         *     password changes. Nothing is stored, so it can't be revoked one by one: keep `expires_in`
+         *     short (for a revocable link, createObjectSignedLink). The caller must be allowed to read the
+         *     file (else 404).
+         */
+        post: operations["createSignedUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/v1/objects": {
         parameters: {
             query?: never;
@@ -2259,7 +2411,9 @@ export interface paths {
          *     only the files the folder access rules let the caller read (`read` folders; `signed_in` folders
          *     with an end user's token; under `owner`, the token's end user's own files); files the caller
          *     may not read are not counted in `total`, and the account's storage figures are left out.
-         *     `folder` narrows the list to one folder and its subfolders.
+         *     `folder` narrows the list to one folder and its subfolders. Only the secret key alone sees a
+         *     shared file's `path` (its share URL); to show a file in a page, create a signed URL
+         *     (createSignedUrl, createSignedUrls).
          */
         get: operations["bucketListObjects"];
         put?: never;
@@ -2268,7 +2422,8 @@ export interface paths {
          * @description Stores one file in `folder` (the bucket's root when absent). With an end user's token the file
          *     is owned by that end user (`owner_id`), which the `owner` rule uses. With the publishable key
          *     the folder's access rule must allow writing: `signed_in` or `owner`, with an end user's token
-         *     (else 403, naming the rule); the secret key alone may upload anywhere.
+         *     (else 403, naming the rule); the secret key alone may upload anywhere. The file is private:
+         *     not shared, and its answer carries no URL (the secret key alone sees `path`: null).
          */
         post: operations["bucketUploadObject"];
         delete?: never;
@@ -2305,6 +2460,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/storage/v1/objects/{objectId}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Share a file (secret key)
+         * @description As the console's shareObject, from the developer's server: the secret key alone (with an end
+         *     user's token, or with the publishable key, it is a 403: sharing is the developer's decision).
+         *     Answers the file with its share link in `path`; a file already shared keeps its link.
+         */
+        put: operations["bucketShareObject"];
+        post?: never;
+        /**
+         * Stop sharing a file (secret key)
+         * @description As the console's unshareObject, from the developer's server: the secret key alone (else 403).
+         *     The share link answers 404 at once; unsharing a file that is not shared is a 200.
+         */
+        delete: operations["bucketUnshareObject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/v1/objects/{objectId}/signed-links": {
         parameters: {
             query?: never;
@@ -2318,8 +2500,12 @@ export interface paths {
          * Create a signed link to a file
          * @description A link that serves the file to anyone who holds it, without a key, until it expires
          *     (`expires_in` seconds, 1 to 604800 = 7 days) or is revoked (revokeObjectSignedLink, or the
-         *     console). The way to show a private file in a page (`<img src>`). The caller must be allowed
-         *     to read the file (else 404). The link's secret is shown once, in `url`; it is stored hashed.
+         *     console), with its downloads counted. The caller must be allowed to read the file (else 404),
+         *     and still be at each download: a link made with the publishable key or for an end user stops
+         *     (404) once the folder's rule no longer lets that caller read the file or the end user is
+         *     removed; one made with the secret key alone follows no rule. The link's secret is shown once,
+         *     in `url`; it is stored hashed. For an `<img src>`, a short-lived createSignedUrl stores
+         *     nothing.
          */
         post: operations["createObjectSignedLink"];
         delete?: never;
@@ -2361,7 +2547,8 @@ export interface paths {
          * @description Serves the file of a signed link while it is valid, with no key (ETag, Range, a CSP sandbox;
          *     `download=1` asks for an attachment). Each answer with bytes (200 or 206) counts one download.
          *     An expired link answers 403 "This signed link has expired", a revoked one 403 "This signed link
-         *     was revoked", an unknown one (or one whose file was deleted) 404.
+         *     was revoked", an unknown one 404, and so does one whose file was deleted, or whose creator (the
+         *     publishable key, an end user) may no longer read the file under the current rules.
          */
         get: operations["downloadSignedObject"];
         put?: never;
@@ -2806,6 +2993,7 @@ export interface components {
             column: components["schemas"]["DbIdentifier"];
             /** @enum {string} */
             op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "in" | "is_null";
+            /** @description In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
             value?: unknown;
         };
         DbFilters: components["schemas"]["DbFilter"][];
@@ -2813,11 +3001,16 @@ export interface components {
          * @description A table or column name: 1 to 63 bytes (UTF-8), starting with a letter or underscore, then
          *     letters, digits or underscores (Unicode letters allowed), not starting with "pg_" or
          *     "hb_" (the platform's). Stored exactly as given (case kept) and always quoted in SQL. The
-         *     server answers 400 naming the rule a name breaks.
+         *     server answers 400 naming the rule a name breaks. The byte limit is `x-maxBytes`
+         *     (OpenAPI 3.0 has no keyword for it): 63 characters that take more than 63 bytes are a 400.
          */
-        DbIdentifier: string;
+        DbIdentifier: string & (string);
         DbInsert: {
-            /** @description One or more rows, each with the same columns (column name → value); a column left out takes its default. */
+            /**
+             * @description One or more rows, each with the same columns (column name → value); a column left out
+             *     takes its default. Each name is a column of the table (DbIdentifier; `x-propertyNames`
+             *     states it, as OpenAPI 3.0 has no propertyNames). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more).
+             */
             rows: {
                 [key: string]: unknown;
             }[];
@@ -2895,7 +3088,7 @@ export interface components {
         DbUpdate: {
             /** @description At least one: there is no unfiltered update. */
             filters: components["schemas"]["DbFilter"][];
-            /** @description Column name → new value. */
+            /** @description Column name → new value. Each name is a column of the table (DbIdentifier, `x-propertyNames`). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
             values: {
                 [key: string]: unknown;
             };
@@ -3021,7 +3214,23 @@ export interface components {
          *     one number"), one of ! @ # $ % ^ & * ("Must contain one special character"). Stored only
          *     as an Argon2id hash.
          */
-        MailboxPassword: string;
+        MailboxPassword: string & (string);
+        /**
+         * @description A mailbox: the text before any @ is its username, trimmed and taken in lower case: 1 to 64
+         *     letters, digits, dots, hyphens and underscores, starting and ending with a letter or digit,
+         *     no two dots in a row. Whatever follows an @ is ignored (the domain is the `domain` field).
+         * @example ada
+         */
+        MailboxUsername: string;
+        /**
+         * @description A mail domain: a DNS hostname with at least one dot and a top-level part of 2 or more letters
+         *     (or an xn-- label), labels of letters, digits and inner hyphens, 253 characters at most.
+         *     Spaces around it and one trailing dot are dropped and it is compared in lower case; an
+         *     international name is taken in its punycode (IDNA) form, which must itself fit these rules
+         *     (a name IDNA refuses is a 400 with the same message).
+         * @example shop.example.com
+         */
+        MailDomain: string & (string);
         Message: {
             message: string;
         };
@@ -3047,6 +3256,10 @@ export interface components {
             email: boolean;
             /** @description Alerts in the browser while the console is open. */
             push: boolean;
+        };
+        ObjectIdBody: {
+            /** @description The file's object_id. */
+            object_id: string;
         };
         Order: {
             /**
@@ -3178,6 +3391,10 @@ export interface components {
             s4xx: number;
             s5xx: number;
         };
+        SharedFile: {
+            file: components["schemas"]["StorageFile"];
+            message: string;
+        };
         SignedLink: {
             /** Format: date-time */
             created_at: string;
@@ -3201,6 +3418,36 @@ export interface components {
         SignedLinkRequest: {
             /** @description Seconds until the link expires: 1 to 604800 (7 days). */
             expires_in: number;
+        };
+        SignedUrl: {
+            /** Format: date-time */
+            expires_at: string;
+            object_id: string;
+            /** @description Serves the file without a key (downloadSignedUrl) until expires_at, while the rules still let the caller it was made for read the file. */
+            url: string;
+        };
+        SignedUrlCreated: {
+            message: string;
+            signed_url: components["schemas"]["SignedUrl"];
+        };
+        /**
+         * @description Seconds until the URL expires: 1 to 604800 (7 days) by this contract, and at most the platform's
+         *     STORAGE_SIGNED_URL_MAX_SECONDS (86400 = 1 day unless the operator changed it; a longer one is a
+         *     400 naming the limit). Absent: 3600 (1 hour), or the platform's maximum when that is shorter.
+         * @example 3600
+         */
+        SignedUrlExpiry: number;
+        SignedUrlRequest: {
+            expires_in?: components["schemas"]["SignedUrlExpiry"];
+        };
+        SignedUrlResult: {
+            /** @description "File not found" when url is null. */
+            error?: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            object_id: string;
+            /** @description null when the file does not exist or the caller may not read it (then `error` says so). */
+            url: string | null;
         };
         Site: {
             deployment_id?: string | null;
@@ -3278,6 +3525,14 @@ export interface components {
             /** @description Whether a running site process is being restarted with the new environment (Node, PHP and Flask sites; static sites have no process). */
             restarted: boolean;
         };
+        /**
+         * @description A POSIX environment variable name: letters, digits and underscores, not starting with a
+         *     digit, at most 128 characters. Names the platform sets itself (PORT, PATH, NODE_ENV, HOME,
+         *     PWD, HOSTNAME, in any case) and names starting with HOSTBASE_ (in any case) are refused;
+         *     the same name twice in one call is a 400.
+         * @example API_BASE_URL
+         */
+        SiteEnvName: string & (string);
         SiteEnvVariable: {
             /** @description A POSIX environment variable name. */
             name: string;
@@ -3289,11 +3544,19 @@ export interface components {
             value: string | null;
         };
         SiteEnvVariableInput: {
-            name: string;
+            name: components["schemas"]["SiteEnvName"];
             /** @description Seal the value and never show it again (default false). */
             secret?: boolean;
+            /** @description At most 32 KiB in UTF-8 (`x-maxBytes`); all of a site's names and values together at most 64 KiB, and at most 100 variables (400 past either). */
             value: string;
         };
+        /**
+         * @description A custom domain for a site: a DNS hostname as for MailDomain (so never an IP address or a
+         *     single label), kept in lower case and punycode. The platform's own domain, its subdomains
+         *     and the mail host are refused too (400 "This hostname belongs to the platform").
+         * @example www.example.com
+         */
+        SiteHostname: string & (string);
         SiteTraffic: {
             activity: {
                 /** Format: date-time */
@@ -3354,8 +3617,14 @@ export interface components {
             object_type: string;
             /** @description The end user who uploaded it (the owner rule), or null when uploaded by the console or the secret key alone. */
             owner_id?: string | null;
-            /** @description Share URL; its 6th slash-separated part is the share segment. */
-            path: string;
+            /**
+             * @description The share URL while the developer shares the file (shareObject, bucketShareObject), null
+             *     while it is not shared (new uploads are not): {PUBLIC_URL}/s3/object-storage/{segment}/{object_id},
+             *     whose 6th slash-separated part is the share segment. Only in answers to the developer (the
+             *     console, the secret key alone); absent from every answer to the publishable key or an end
+             *     user, who download with their key (bucketDownloadObject) or a signed URL (createSignedUrl).
+             */
+            path?: string | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -3366,9 +3635,19 @@ export interface components {
          * @example avatars
          */
         StorageFolder: string;
+        /**
+         * @description Whether the files this rule governs (its folder and the subfolders without a rule of their own)
+         *     are public: readable by anyone, without a key, at their public URL
+         *     ({PUBLIC_URL}/api/storage/v1/object/public/{object_id}, downloadPublicObject). Independent of
+         *     `access`, which governs calls with the publishable key. Clearing it (or removing the rule) ends
+         *     that at once, on every instance.
+         * @example false
+         */
+        StoragePublic: boolean;
         StorageRule: {
             access: components["schemas"]["StorageAccess"];
             folder: components["schemas"]["StorageFolder"];
+            public: components["schemas"]["StoragePublic"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -3434,9 +3713,10 @@ export interface components {
     responses: {
         /**
          * @description The request breaks a rule of this contract; the message names the field ("body/name must …").
-         *     Among them: malformed JSON, a wrong type, a value out of its range or pattern, and text
-         *     PostgreSQL cannot store: a NUL character (`\u0000`) or a lone UTF-16 surrogate, anywhere in a
-         *     JSON body, a query or path value, or a multipart field or file name.
+         *     Among them: malformed JSON, JSON nested deeper than 100 levels, a wrong type, a value out of
+         *     its range or pattern, and text PostgreSQL cannot store: a NUL character (`\u0000`) or a lone
+         *     UTF-16 surrogate, anywhere in a JSON body's declared properties (and anywhere in a row or
+         *     jsonb value), a query or path value, or a declared multipart field or file name.
          */
         BadRequest: {
             headers: {
@@ -3494,7 +3774,7 @@ export interface components {
             };
         };
         /**
-         * @description The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
+         * @description The body is larger than allowed: 1 MiB for JSON (JSON_MAX_BYTES); for uploads the file limit (`MAX_UPLOAD_BYTES`,
          *     100 MiB by default) or the plan's storage quota. The message names the limit.
          */
         PayloadTooLarge: {
@@ -3584,12 +3864,12 @@ export interface components {
          */
         ProjectId: string;
         /** @example todos */
-        TableName: string;
+        TableName: components["schemas"]["DbIdentifier"];
         /**
          * @description A table of the key's project.
          * @example todos
          */
-        TableNameApp: string;
+        TableNameApp: components["schemas"]["DbIdentifier"];
         /**
          * @description The token from the link in the mail.
          * @example kX2v9QmT4pL8sR1wZ7yN3bF6
@@ -6161,6 +6441,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Must equal `name` (else 400 "body/confirm must equal the table's name"). */
                     confirm: string;
                     name: components["schemas"]["DbIdentifier"];
                 };
@@ -7252,7 +7533,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Path → lower-case hex SHA-256 of the file's bytes. */
+                    /**
+                     * @description Path → lower-case hex SHA-256 of the file's bytes. A path (`x-propertyNames`; OpenAPI 3.0 has
+                     *     no propertyNames) is relative and '/'-separated: no NUL, control character or backslash, no
+                     *     leading '/' or drive letter, no empty, "." or ".." part, at most 1024 bytes in UTF-8; no path
+                     *     may also be a folder of another (400 naming it).
+                     */
                     files: {
                         [key: string]: string;
                     };
@@ -7417,7 +7703,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    hostname: string;
+                    hostname: components["schemas"]["SiteHostname"];
                 };
             };
         };
@@ -7886,7 +8172,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    hostname: string;
+                    hostname: components["schemas"]["SiteHostname"];
                 };
             };
         };
@@ -8024,7 +8310,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    hostname: string;
+                    hostname: components["schemas"]["SiteHostname"];
                 };
             };
         };
@@ -8143,7 +8429,7 @@ export interface operations {
                      *           "object_type": "image/png",
                      *           "object_size": 48213,
                      *           "metadata": "{\"name\":\"avatar.png\"}",
-                     *           "path": "",
+                     *           "path": "https://hostbase.example/s3/object-storage/Zk3xQ9mV2pL7sR4tY8wB1nF6hJ0c/c56a4180-65aa-42ec-a945-5fd21dec0538",
                      *           "created_at": "2026-11-20T09:30:00.000Z",
                      *           "updated_at": "2026-11-20T09:30:00.000Z"
                      *         }
@@ -8198,16 +8484,19 @@ export interface operations {
                      *         {
                      *           "folder": "",
                      *           "access": "none",
+                     *           "public": false,
                      *           "updated_at": "2026-11-24T10:00:00.000Z"
                      *         },
                      *         {
                      *           "folder": "avatars",
                      *           "access": "owner",
+                     *           "public": false,
                      *           "updated_at": "2026-11-24T10:05:00.000Z"
                      *         },
                      *         {
                      *           "folder": "public",
                      *           "access": "read",
+                     *           "public": true,
                      *           "updated_at": "2026-11-24T10:06:00.000Z"
                      *         }
                      *       ]
@@ -8296,12 +8585,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "folder": "avatars",
-                 *       "access": "owner"
+                 *       "access": "owner",
+                 *       "public": false
                  *     }
                  */
                 "application/json": {
                     access: components["schemas"]["StorageAccess"];
                     folder: components["schemas"]["StorageFolder"];
+                    /** @description Whether the files it governs are public (StoragePublic). Absent: the rule keeps its current flag (false for a new rule). */
+                    public?: boolean;
                 };
             };
         };
@@ -8318,6 +8610,7 @@ export interface operations {
                      *       "rule": {
                      *         "folder": "avatars",
                      *         "access": "owner",
+                     *         "public": false,
                      *         "updated_at": "2026-11-24T10:05:00.000Z"
                      *       }
                      *     }
@@ -8334,6 +8627,119 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    shareObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ObjectIdBody"];
+            };
+        };
+        responses: {
+            /** @description "shared" and the file, with its share link in `path` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "shared",
+                     *       "file": {
+                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "object_type": "image/png",
+                     *         "object_size": 48213,
+                     *         "metadata": "{\"name\":\"avatar.png\"}",
+                     *         "path": "https://hostbase.example/s3/object-storage/Zk3xQ9mV2pL7sR4tY8wB1nF6hJ0c/c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "folder": "",
+                     *         "owner_id": null,
+                     *         "created_at": "2026-11-20T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SharedFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createConsoleSignedUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                 *       "expires_in": 600
+                 *     }
+                 */
+                "application/json": components["schemas"]["ObjectIdBody"] & components["schemas"]["SignedUrlRequest"];
+            };
+        };
+        responses: {
+            /** @description "created" and the URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "signed_url": {
+                     *         "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538",
+                     *         "url": "https://hostbase.example/api/storage/v1/object/sign/c56a4180-65aa-42ec-a945-5fd21dec0538?token=1795600200.d.UNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw",
+                     *         "expires_at": "2026-11-20T09:40:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedUrlCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8512,6 +8918,54 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    unshareObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's id (Project.id).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "c56a4180-65aa-42ec-a945-5fd21dec0538"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ObjectIdBody"];
+            };
+        };
+        responses: {
+            /** @description "unshared" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "unshared"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     uploadObject: {
         parameters: {
             query?: never;
@@ -8554,7 +9008,7 @@ export interface operations {
                      *         "object_type": "image/png",
                      *         "object_size": 48213,
                      *         "metadata": "{\"name\":\"avatar.png\"}",
-                     *         "path": "",
+                     *         "path": null,
                      *         "created_at": "2026-11-20T09:30:00.000Z",
                      *         "updated_at": "2026-11-20T09:30:00.000Z"
                      *       }
@@ -8652,7 +9106,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -8712,9 +9166,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
-                    /** @description The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists". */
-                    email: string;
+                    domain: components["schemas"]["MailDomain"];
+                    email: components["schemas"]["MailboxUsername"];
                     password: components["schemas"]["MailboxPassword"];
                 };
             };
@@ -8775,7 +9228,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -8930,7 +9383,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -9046,7 +9499,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    domain: string;
+                    domain: components["schemas"]["MailDomain"];
                 };
             };
         };
@@ -9096,7 +9549,7 @@ export interface operations {
                     domain?: string;
                     /**
                      * Format: binary
-                     * @description The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, else 413 or 400.
+                     * @description The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, each entry name at most 1024 bytes (as a manifest path), else 413 or 400.
                      */
                     file: string;
                     /** @description Ignored (the project in the path is used). */
@@ -9538,6 +9991,218 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    downloadPublicObject: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                download?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type stored at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description A range, with the Content-Type stored at upload */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
+        };
+    };
+    createSignedUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_ids": [
+                 *         "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                 *         "9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a"
+                 *       ],
+                 *       "expires_in": 3600
+                 *     }
+                 */
+                "application/json": {
+                    object_ids: string[];
+                } & components["schemas"]["SignedUrlRequest"];
+            };
+        };
+        responses: {
+            /** @description One entry per object id asked, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signed_urls": [
+                     *         {
+                     *           "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *           "url": "https://hostbase.example/api/storage/v1/object/sign/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f?token=1795600200.0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b.UNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw",
+                     *           "expires_at": "2026-11-24T11:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "object_id": "9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
+                     *           "url": null,
+                     *           "expires_at": null,
+                     *           "error": "File not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        signed_urls: components["schemas"]["SignedUrlResult"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    downloadSignedUrl: {
+        parameters: {
+            query: {
+                /** @example 1 */
+                download?: "0" | "1" | "true" | "false";
+                /**
+                 * @description The signature: "{expiry in Unix seconds}.{caller}.{HMAC}", as createSignedUrl made it.
+                 * @example 1795600200.0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b.UNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw
+                 */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type stored at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description A range, with the Content-Type stored at upload */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            416: components["responses"]["RangeNotSatisfiable"];
+        };
+    };
+    createSignedUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedUrlRequest"];
+            };
+        };
+        responses: {
+            /** @description "created" and the URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "created",
+                     *       "signed_url": {
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "url": "https://hostbase.example/api/storage/v1/object/sign/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f?token=1795600200.0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b.UNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw",
+                     *         "expires_at": "2026-11-24T11:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedUrlCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     bucketListObjects: {
         parameters: {
             query?: {
@@ -9569,7 +10234,6 @@ export interface operations {
                      *           "object_type": "image/png",
                      *           "object_size": 20480,
                      *           "metadata": "{\"name\":\"me.png\"}",
-                     *           "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
                      *           "folder": "avatars",
                      *           "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
                      *           "created_at": "2026-11-24T10:00:00.000Z",
@@ -9625,7 +10289,6 @@ export interface operations {
                      *         "object_type": "image/png",
                      *         "object_size": 20480,
                      *         "metadata": "{\"name\":\"me.png\"}",
-                     *         "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
                      *         "folder": "avatars",
                      *         "owner_id": "0b9d2c7e-5a41-4f3e-8a6b-2c1d0e9f8a7b",
                      *         "created_at": "2026-11-24T10:00:00.000Z",
@@ -9715,6 +10378,91 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    bucketShareObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "shared" and the file, with its share link in `path` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "shared",
+                     *       "file": {
+                     *         "object_id": "4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "object_type": "image/png",
+                     *         "object_size": 20480,
+                     *         "metadata": "{\"name\":\"me.png\"}",
+                     *         "path": "https://hostbase.example/s3/object-storage/Yk3v9QyH0x8d2Jt6Wc1sZrLm/4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f",
+                     *         "folder": "avatars",
+                     *         "owner_id": null,
+                     *         "created_at": "2026-11-24T10:00:00.000Z",
+                     *         "updated_at": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SharedFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    bucketUnshareObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4f7c2a8e-1b3d-4c5e-9f60-7a8b9c0d1e2f */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "unshared" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "unshared"
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
@@ -9913,6 +10661,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -55,6 +55,18 @@ export const operations = [
     "tag": "bucket"
   },
   {
+    "operationId": "bucketShareObject",
+    "method": "PUT",
+    "path": "/storage/v1/objects/{objectId}/share",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "bucketUnshareObject",
+    "method": "DELETE",
+    "path": "/storage/v1/objects/{objectId}/share",
+    "tag": "bucket"
+  },
+  {
     "operationId": "bucketUploadObject",
     "method": "POST",
     "path": "/storage/v1/objects",
@@ -121,6 +133,12 @@ export const operations = [
     "tag": "database"
   },
   {
+    "operationId": "createConsoleSignedUrl",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/sign",
+    "tag": "storage"
+  },
+  {
     "operationId": "createDbTable",
     "method": "POST",
     "path": "/project/{projectId}/database/create_table",
@@ -161,6 +179,18 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/object-storage/signed-links/create",
     "tag": "storage"
+  },
+  {
+    "operationId": "createSignedUrl",
+    "method": "POST",
+    "path": "/storage/v1/object/sign/{objectId}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "createSignedUrls",
+    "method": "POST",
+    "path": "/storage/v1/object/sign",
+    "tag": "bucket"
   },
   {
     "operationId": "deleteAuthUser",
@@ -205,9 +235,21 @@ export const operations = [
     "tag": "storage"
   },
   {
+    "operationId": "downloadPublicObject",
+    "method": "GET",
+    "path": "/storage/v1/object/public/{objectId}",
+    "tag": "bucket"
+  },
+  {
     "operationId": "downloadSignedObject",
     "method": "GET",
     "path": "/storage/v1/signed/{token}",
+    "tag": "bucket"
+  },
+  {
+    "operationId": "downloadSignedUrl",
+    "method": "GET",
+    "path": "/storage/v1/object/sign/{objectId}",
     "tag": "bucket"
   },
   {
@@ -613,6 +655,12 @@ export const operations = [
     "tag": "storage"
   },
   {
+    "operationId": "shareObject",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/share",
+    "tag": "storage"
+  },
+  {
     "operationId": "startPayment",
     "method": "POST",
     "path": "/pay",
@@ -653,6 +701,12 @@ export const operations = [
     "method": "POST",
     "path": "/project/{projectId}/hosting/env/unset",
     "tag": "hosting"
+  },
+  {
+    "operationId": "unshareObject",
+    "method": "POST",
+    "path": "/project/{projectId}/object-storage/unshare",
+    "tag": "storage"
   },
   {
     "operationId": "updateAuthSettings",

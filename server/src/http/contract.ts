@@ -9,9 +9,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { operations, type OperationId } from '../generated/operations';
 import type { HandlerMap } from '../platform/http/types';
-import { AppError, Errors, routeNotFound } from './errors';
+import { Errors } from './errors';
 import { securityHook, type SchemeVerifier, type SecurityRequirement } from '../platform/http/security';
 import { formFieldValidator, unstorableText } from './validation';
+import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../platform/json-limits';
 
 /**
  * The router's limit on one path parameter (Fastify's `maxParamLength`): the longest maxLength
@@ -141,7 +142,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
   if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
 
-  const byId = new Map<string, { security: SecurityRequirement; multipart?: (field: string, value: string) => void; json?: 'required' | 'optional' }>();
+  const byId = new Map<string, { security: SecurityRequirement; multipart?: FormCheck; json?: 'required' | 'optional' }>();
   for (const item of Object.values(spec.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId) continue;
@@ -171,13 +172,16 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   // An empty body sent with Content-Type: application/json is no body: clients that always send
   // the header (hand-written fetch code) must not get a 400 where the body is optional; the guard
   // below then decides (a required body: 400; an optional one: {}). Otherwise parsed as Fastify
-  // does, refusing __proto__ and constructor.prototype keys.
+  // does, refusing __proto__ and constructor.prototype keys, within the JSON limits (nesting
+  // depth, size: platform/json-limits.ts), before any hook or handler sees the body.
+  const limits = (app.deps as Partial<typeof app.deps> | undefined)?.config?.json ?? DEFAULT_JSON_LIMITS;
+  const secureParse = (text: string) => secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.maxBytes }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseBoundedJson(text, 'body', limits, secureParse));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -239,11 +243,17 @@ interface StreamedPart {
   file?: { resume(): unknown };
 }
 
+interface FormCheck {
+  /** The form's declared parts, by name. */
+  declared: Set<string>;
+  checkField(field: string, value: string): void;
+}
+
 /** The text-field check of a multipart operation's form schema; undefined when it takes no form. */
-function formSchema(content: unknown, components: unknown): ((field: string, value: string) => void) | undefined {
+function formSchema(content: unknown, components: unknown): FormCheck | undefined {
   if (!content) return undefined;
   const schema = (content as { schema?: Parameters<typeof formFieldValidator>[0] }).schema ?? {};
-  return formFieldValidator(schema, components);
+  return { declared: new Set(Object.keys(schema.properties ?? {})), checkField: formFieldValidator(schema, components) };
 }
 
 /**
@@ -254,15 +264,19 @@ function formSchema(content: unknown, components: unknown): ((field: string, val
  * of the form is stored).
  */
 // Handlers read forms with req.parts() (streaming); file()/files() would bypass this check.
-function multipartTextGuard(checkField: (field: string, value: string) => void) {
+function multipartTextGuard(form: FormCheck) {
   return async (req: FastifyRequest): Promise<void> => {
     const parts = req.parts.bind(req);
-    (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>, checkField);
+    (req as { parts: unknown }).parts = (...args: Parameters<typeof parts>) => checkedParts(parts(...args) as AsyncIterable<StreamedPart>, form);
   };
 }
 
-async function* checkedParts(parts: AsyncIterable<StreamedPart>, checkField: (field: string, value: string) => void): AsyncGenerator<StreamedPart> {
+async function* checkedParts(parts: AsyncIterable<StreamedPart>, form: FormCheck): AsyncGenerator<StreamedPart> {
   for await (const part of parts) {
+    // A text field the form does not declare is dropped unread, whatever its name or value: the
+    // contract's form objects are open, as JSON bodies' are (prune-unknown.ts). Files go on to
+    // the handler, which says where it wanted the file.
+    if (part.type === 'field' && !form.declared.has(part.fieldname)) continue;
     const checks: [string, unknown][] = [
       ['body has a field name that', part.fieldname],
       [`body/${part.fieldname} (the file name)`, part.filename],
@@ -275,42 +289,7 @@ async function* checkedParts(parts: AsyncIterable<StreamedPart>, checkField: (fi
       part.file?.resume(); // drain the file so the request can end
       throw Errors.validation(`${where} ${problem}`);
     }
-    if (part.type === 'field') checkField(part.fieldname, String(part.value ?? ''));
+    if (part.type === 'field') form.checkField(part.fieldname, String(part.value ?? ''));
     yield part;
   }
-}
-
-/**
- * A request no route took: 405 with Allow when its path is an operation's path under another
- * method (HEAD comes with GET; OPTIONS where a CORS preflight route covers the path), else 404.
- */
-export function unknownRoute(app: FastifyInstance, method: string, url: string): AppError {
-  const pathOnly = url.split('?')[0];
-  const allow = allowedMethods(app, pathOnly);
-  if (allow.length && !allow.includes(method.toUpperCase())) return Errors.methodNotAllowed(method.toUpperCase(), pathOnly, allow);
-  return routeNotFound(method, pathOnly);
-}
-
-let pathPatterns: { pattern: RegExp; methods: string[] }[] | undefined;
-
-function allowedMethods(app: FastifyInstance, pathOnly: string): string[] {
-  pathPatterns ??= operations.reduce<{ template: string; pattern: RegExp; methods: string[] }[]>((acc, op) => {
-    let entry = acc.find((e) => e.template === op.path);
-    if (!entry) {
-      const source = op.path.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
-      entry = { template: op.path, pattern: new RegExp(`^/api${source}$`), methods: [] };
-      acc.push(entry);
-    }
-    entry.methods.push(op.method);
-    if (op.method === 'GET') entry.methods.push('HEAD');
-    return acc;
-  }, []);
-  const methods = new Set(pathPatterns.filter((p) => p.pattern.test(pathOnly)).flatMap((p) => p.methods));
-  if (!methods.size) return [];
-  // A wildcard OPTIONS route above the path (the app APIs' CORS preflight) answers it too.
-  const segments = pathOnly.split('/');
-  for (let i = segments.length - 1; i > 0; i--) {
-    if (app.hasRoute({ method: 'OPTIONS', url: `${segments.slice(0, i).join('/')}/*` })) methods.add('OPTIONS');
-  }
-  return [...methods];
 }

@@ -3,6 +3,7 @@
 // errors go to the log, never to the client.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode, Errors } from '../platform/errors';
+import { JsonLimitError } from '../platform/json-limits';
 
 // The registry, for the HTTP layer's own files.
 export { AppError, ErrorCode, Errors };
@@ -68,6 +69,7 @@ function fromOutage(err: unknown): AppError | undefined {
 
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  if (err instanceof JsonLimitError) return Errors.jsonLimit(err);
   if (err && typeof err === 'object') return fromFastify(err as FastifyError) ?? fromOutage(err);
   return undefined;
 }

@@ -12,6 +12,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from './errors';
 import { onFirstUse, registerLazySerializers } from './lazy-schemas';
+import { pruneUnknown } from './prune-unknown';
 
 // verbose: errors carry their schema, so a rule's own wording (x-messages) can replace ajv's.
 const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false, strict: false, verbose: true };
@@ -67,9 +68,10 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
  * The storable-text check, then the schema's validator, compiled on the route's first request
  * (lazy-schemas.ts says why). Fastify formats the errors as "body/name must …".
  */
-function withTextCheck(compile: () => Validate): Validate {
+function withTextCheck(compile: () => Validate, prune: (data: unknown) => void = () => {}): Validate {
   let validate: Validate | undefined;
   const checked: Validate = (data: unknown) => {
+    prune(data);
     const problem = findUnstorableText(data);
     if (problem) {
       checked.errors = [{ keyword: 'storableText', instancePath: problem.path, schemaPath: '#/storableText', params: {}, message: problem.message }];
@@ -91,14 +93,24 @@ function withTextCheck(compile: () => Validate): Validate {
  */
 export function formatValidationErrors(errors: ErrorObject[], dataVar: string): Error {
   const text = errors.map((e) => {
-    const own = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword]
+    const parent = e.parentSchema as { 'x-messages'?: Record<string, string>; 'x-messages-bare'?: boolean } | undefined;
+    const own = parent?.['x-messages']?.[e.keyword]
       // "{allowed}" in an enum's own message lists the allowed values.
-      ?.replace('{allowed}', () => ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', '));
+      ?.replace('{allowed}', () => ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', '))
+      // "{value}": the value refused, its first 40 characters.
+      .replace('{value}', () => shortText(e.data));
+    // The product's own words (SPEC texts such as "Domain name is required") are answered as they are.
+    if (own && parent?.['x-messages-bare']) return own;
     // A sentence of its own ("Password must …") follows a colon; a predicate ("must not be empty") a space.
     if (own) return `${dataVar}${e.instancePath}${/^[A-Z]/.test(own) ? ': ' : ' '}${own}`;
     return `${dataVar}${e.instancePath} ${e.message}`;
   });
   return new Error(text.join(', '));
+}
+
+function shortText(value: unknown): string {
+  const text = String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 export function registerValidation(app: FastifyInstance): void {
@@ -107,7 +119,10 @@ export function registerValidation(app: FastifyInstance): void {
   const coercing = new Ajv({ ...base, coerceTypes: 'array' });
   addFormats(strict);
   addFormats(coercing);
-  app.setValidatorCompiler(({ schema, httpPart }) => withTextCheck(onFirstUse(app, () => (httpPart === 'body' ? strict : coercing).compile(schema) as Validate)));
+  // Bodies only: an undeclared query parameter or header is left where it is (headers are the request's own).
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    withTextCheck(onFirstUse(app, () => (httpPart === 'body' ? strict : coercing).compile(schema) as Validate), httpPart === 'body' ? pruneUnknown(schema) : undefined),
+  );
   registerLazySerializers(app);
 }
 

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { unknownRoute } from './contract';
+import { unknownRoute } from './allowed-methods';
 import { Errors } from './errors';
 import { consoleSecurityHeaders } from './security-headers';
 import { listWebAssets, makeAsset, sendAsset, type AssetLoader, type WebAsset } from './web-assets';

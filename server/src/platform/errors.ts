@@ -1,5 +1,6 @@
 // The one error model: named errors with a status and a stable code, thrown by services and
 // rendered into { message, code } by the HTTP layer's one error handler (http/errors.ts).
+import type { JsonLimitError } from './json-limits';
 
 /**
  * Every `code` the API answers with: the stable half of { message, code } that clients branch on
@@ -81,6 +82,8 @@ export const Errors = {
   /** The database or the file store could not be reached (down, restarting, or the network to it cut). */
   backendDown: () =>
     new AppError(503, ErrorCode.Unavailable, 'A service the platform depends on (its database or file storage) cannot be reached right now. Try again shortly.', { 'retry-after': '5' }),
+  /** JSON past a limit of platform/json-limits.ts: too deep is the sender's malformed request, too large a 413. */
+  jsonLimit: (err: JsonLimitError) => (err.kind === 'depth' ? new AppError(400, ErrorCode.Validation, err.message) : new AppError(413, ErrorCode.PayloadTooLarge, err.message)),
   /** PostgreSQL refused a project's statement (syntax, unknown column, timeout): its own message. */
   queryFailed: (message: string) => new AppError(422, ErrorCode.QueryFailed, message),
 } as const;

@@ -106,11 +106,24 @@ export const operationActivity: Record<OperationId, Classification> = {
   revokeObjectSignedLink: appSide,
   downloadSignedObject: anonymous,
   listStorageRules: reads,
-  setStorageRule: changes((c) => `Set the access rule of ${c.body.folder ? `folder "${text(c.body.folder, 255)}"` : 'the bucket root'} to ${text(c.body.access, 20)}`),
+  setStorageRule: changes(
+    (c) =>
+      `Set the access rule of ${c.body.folder ? `folder "${text(c.body.folder, 255)}"` : 'the bucket root'} to ${text(c.body.access, 20)}` +
+      (c.body.public === true ? ', public' : c.body.public === false ? ', not public' : ''),
+  ),
   deleteStorageRule: changes((c) => `Removed the access rule of ${c.body.folder ? `folder "${text(c.body.folder, 255)}"` : 'the bucket root'}`),
   listSignedLinks: reads,
   createSignedLink: changes((c) => (c.notes.file !== undefined ? `Created a signed link to "${text(c.notes.file)}"` : 'Created a signed link')),
   revokeSignedLink: changes('Revoked a signed link'),
+  shareObject: changes((c) => (c.notes.file !== undefined ? `Shared file "${text(c.notes.file)}"` : 'Shared a file')),
+  unshareObject: changes((c) => (c.notes.file !== undefined ? `Stopped sharing file "${text(c.notes.file)}"` : 'Stopped sharing a file')),
+  createConsoleSignedUrl: reads,
+  bucketShareObject: appSide,
+  bucketUnshareObject: appSide,
+  createSignedUrl: appSide,
+  createSignedUrls: appSide,
+  downloadSignedUrl: anonymous,
+  downloadPublicObject: anonymous,
 
   listAuthUsers: reads,
   addAuthUser: changes((c) => `Added user ${user(c)}`),

@@ -263,13 +263,21 @@ export class AuthUsersService {
   async authenticate(project: Pick<ProjectRow, 'id'>, accessToken: string): Promise<EndUserRow> {
     const claims = await this.d.tokens.verify(accessToken, project.id);
     if (!claims) throw Errors.invalidToken();
-    const user = await this.d.lookups.get(
-      `end_user:${project.id}:${claims.sub}`,
-      () => this.d.repo.findById(project.id, claims.sub),
-      (u) => [`end_user:${u.id}`, `project:${project.id}`],
-    );
+    const user = await this.findUser(project.id, claims.sub);
     if (!user || user.tokenVersion !== claims.tv) throw Errors.invalidToken();
     return user;
+  }
+
+  /**
+   * An end user of the project as of now (undefined once removed): kept in memory until a change
+   * of the user or the project is heard (lookup notices), so every instance agrees at once.
+   */
+  findUser(projectId: string, userId: string): Promise<EndUserRow | undefined> {
+    return this.d.lookups.get(
+      `end_user:${projectId}:${userId}`,
+      () => this.d.repo.findById(projectId, userId),
+      (u) => [`end_user:${u.id}`, `project:${projectId}`],
+    );
   }
 
   /**

@@ -16,9 +16,12 @@ import { objectKey } from '../storage';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, ENTRY_NAME, type ArchiveData, type ArchivedTable, type Manifest, type Row } from './backup.format';
 import { BackupError, type BackupDeps } from './export';
 import { ArchiveError, extractTar } from './tar';
+import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../../platform/json-limits';
 
 /** Unpacked, an archive may not pass this (a guard against a gzip bomb filling the disk). */
 const MAX_UNPACKED_BYTES = 2 ** 40;
+/** An archive's JSON nests no deeper than a request may (its size is the archive's own limit). */
+const ARCHIVE_JSON_LIMITS = { maxDepth: DEFAULT_JSON_LIMITS.maxDepth, maxBytes: Number.MAX_SAFE_INTEGER };
 const INSERT_PARAMS = 10_000;
 const ACCESS = new Set(['none', 'read', 'signed_in', 'owner']);
 
@@ -120,7 +123,7 @@ async function unpack(archiveFile: string, work: string): Promise<{ manifest: Ma
 
 async function readJson(work: string, name: string): Promise<unknown> {
   try {
-    return JSON.parse(await fsp.readFile(path.join(work, name), 'utf8'));
+    return parseBoundedJson(await fsp.readFile(path.join(work, name), 'utf8'), name, ARCHIVE_JSON_LIMITS);
   } catch (err) {
     throw new BackupError(`Not imported: ${name} is not valid JSON (${(err as Error).message})`);
   }
@@ -320,7 +323,12 @@ async function loadRows(tx: TxClient, work: string, schemaName: string, t: Archi
   const lines = (await fsp.readFile(path.join(work, t.entry), 'utf8')).split('\n');
   for (const line of lines) {
     if (!line) continue;
-    const values = JSON.parse(line) as unknown;
+    let values: unknown;
+    try {
+      values = parseBoundedJson(line, `a row of table ${t.name}`, ARCHIVE_JSON_LIMITS);
+    } catch (err) {
+      throw new BackupError(`Not imported: a row of table ${t.name} is not valid JSON (${(err as Error).message})`);
+    }
     if (!Array.isArray(values) || values.length !== perRow || !values.every((v) => v === null || typeof v === 'string'))
       throw new BackupError(`Not imported: a row of table ${t.name} does not match its columns`);
     pending.push(values as (string | null)[]);

@@ -77,9 +77,15 @@ export function checkValue(column: ColumnInfo, value: unknown, field: string): v
   checkFinite(value, field);
 }
 
+/** Iterative: a value's depth is bounded at parse time, but this walk needs no bound of its own. */
 function checkFinite(value: unknown, field: string): void {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw Errors.validation(`${field} is a number out of range (send it as a string)`);
-  if (value && typeof value === 'object') for (const v of Object.values(value)) checkFinite(v, field);
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'number' && !Number.isFinite(v)) throw Errors.validation(`${field} is a number out of range (send it as a string)`);
+    // A loop, not push(...values): spreading a 500,000-element array overflows the stack too.
+    if (v && typeof v === 'object') for (const child of Object.values(v)) stack.push(child);
+  }
 }
 
 /** The value's text form for `$n::text::<type>`: JSON text for json columns, else the scalar's text. */

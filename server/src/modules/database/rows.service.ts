@@ -14,6 +14,7 @@ import type { TableInfo } from './catalog';
 import type { ProjectDatabaseRow } from './database.tables';
 import { PAGE_SIZE, buildDelete, buildInsert, buildSelect, buildUpdate, type BuiltQuery, type RowFilter, type SelectRequest } from './rows.query';
 import type { DatabaseSizeLimit } from './size-limit';
+import { MAX_CONFIGURABLE_JSON_DEPTH, jsonValueDepth } from '../../platform/json-limits';
 
 /** Who runs the statement: the developer (owner role) or an app with an optional end user. */
 export type RowsCaller = { role: 'owner' } | { role: 'app'; endUserId: string | null };
@@ -59,6 +60,10 @@ export class RowsService {
       return built;
     });
     const rows = row.rows;
+    // Rows written through this API nest at most JSON_MAX_DEPTH levels, but SQL can store deeper
+    // jsonb, which the answer's serializer (JSON.stringify, recursive) could not write: refused here.
+    if (rows.some((r) => jsonValueDepth(r) > MAX_CONFIGURABLE_JSON_DEPTH))
+      throw Errors.queryFailed(`A selected row holds JSON nested deeper than ${MAX_CONFIGURABLE_JSON_DEPTH} levels, which the API can't return: select other columns`);
     const more = rows.length > PAGE_SIZE;
     return {
       rows: more ? rows.slice(0, PAGE_SIZE) : rows,

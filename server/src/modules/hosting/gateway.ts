@@ -214,6 +214,9 @@ export class Gateway {
 
   private subdomain(host: string | undefined): string | undefined {
     if (host === undefined) return undefined;
+    // A host name is at most 253 characters: a longer Host is no site's, and is kept out of the
+    // Map (V8 hashes a string over 16,383 characters by its length alone: such keys collide).
+    if (host.length > 300) return undefined;
     let sub = this.subs.get(host);
     if (sub === undefined) {
       sub = subdomainOf(host, this.d.platformDomain) ?? null;

@@ -28,13 +28,14 @@ import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository } from './hosting.repository';
 import type { HostingService } from './hosting.service';
 import type { DeploymentRow } from './hosting.tables';
+import { fileAndFolder } from './path-tree';
 import { RuntimeStartError, type Runtime } from './runtime';
 import type { SiteFiles } from './site-files';
 import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { loadRules } from './site-rules';
-import { DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipLimits } from './zip-extract';
+import { DEFAULT_ZIP_LIMITS, MAX_PATH_BYTES, ZipRefusedError, type ZipLimits } from './zip-extract';
 
-export const MAX_PATH_BYTES = 1024;
+export { MAX_PATH_BYTES };
 /** Uploaded blobs being stored at once by one request (receive()). */
 const STORE_CONCURRENCY = 8;
 const DIGEST = /^[0-9a-f]{64}$/;
@@ -68,15 +69,13 @@ export function checkManifest(files: Record<string, string>, limits: ZipLimits):
   const paths = Object.keys(files);
   if (paths.length === 0) throw new ZipRefusedError('The manifest lists no files.');
   if (paths.length > limits.maxEntries) throw new ZipRefusedError(`The manifest has more than ${limits.maxEntries} files.`);
-  const folders = new Set<string>();
   for (const p of paths) {
     const problem = pathProblem(p);
     if (problem) throw new ZipRefusedError(`The manifest has ${problem}.`);
     if (typeof files[p] !== 'string' || !DIGEST.test(files[p])) throw new ZipRefusedError(`The digest of ${JSON.stringify(p)} is not a lower-case hex SHA-256.`);
-    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) folders.add(p.slice(0, i));
   }
-  const clash = paths.find((p) => folders.has(p));
-  if (clash) throw new ZipRefusedError(`The manifest lists ${JSON.stringify(clash)} both as a file and as a folder.`);
+  const clash = fileAndFolder(paths);
+  if (clash !== undefined) throw new ZipRefusedError(`The manifest lists ${JSON.stringify(clash)} both as a file and as a folder.`);
   return paths;
 }
 

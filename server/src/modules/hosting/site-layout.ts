@@ -1,6 +1,7 @@
 // What a deployment of each project type must contain, and which folder of it is served or run.
 import path from 'node:path';
 import { ZipRefusedError } from './zip-extract';
+import { JsonLimitError, parseBoundedJson } from '../../platform/json-limits';
 
 // The contract's ProjectType enum (openapi.yaml, generated into shared/generated/contract.ts).
 export { PROJECT_TYPES, type ProjectType } from '../../../../shared/rules';
@@ -79,10 +80,10 @@ export async function runtimeLayout(kind: RuntimeKind, names: Set<string>, read:
   let main: string | undefined;
   if (names.has('package.json')) {
     try {
-      const pkg = JSON.parse(await read('package.json')) as { main?: unknown };
+      const pkg = parseBoundedJson(await read('package.json'), 'package.json') as { main?: unknown };
       if (typeof pkg.main === 'string') main = path.posix.normalize(pkg.main.replace(/^\.\//, ''));
-    } catch {
-      throw new ZipRefusedError('package.json is not valid JSON.');
+    } catch (err) {
+      throw new ZipRefusedError(err instanceof JsonLimitError ? `${err.message}.` : 'package.json is not valid JSON.');
     }
   }
   if (main && !main.startsWith('..') && !path.posix.isAbsolute(main)) {

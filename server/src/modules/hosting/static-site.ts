@@ -20,8 +20,8 @@ const gzip = promisify(zlib.gzip);
 
 const MEMORY_FILE_MAX = 1024 * 1024;
 const COMPRESS_MIN = 1024;
-/** Vite/webpack/Angular content-hashed names: cache for a year. */
-const HASHED = /[.-][A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|ttf|otf|png|jpe?g|gif|svg|webp|avif|ico|wasm|map)$/;
+/** Extensions of Vite/webpack/Angular content-hashed names (`app.3f9a1c2b.js`): cached for a year. */
+const HASHED_EXTENSIONS = new Set(['js', 'mjs', 'css', 'woff', 'woff2', 'ttf', 'otf', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'ico', 'wasm', 'map']);
 
 export interface SiteResponse {
   status: number;
@@ -102,6 +102,12 @@ interface SiteIndex {
 }
 
 const ROUTES_MAX = 10_000;
+/**
+ * Longer paths and Accept-Encoding values are worked out each time, not kept in a Map: V8 hashes
+ * a string over 16,383 characters by its length alone, so such keys of one length would all
+ * collide (Node's default 16 KB header limit keeps them out; a raised limit would let them in).
+ */
+const MEMO_KEY_MAX = 4096;
 const BAD_REQUEST: SiteResponse = { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Bad request' };
 
 export interface ServeOptions {
@@ -156,7 +162,7 @@ export class StaticSites {
     if (!route) {
       route = idx.rules ? ruled(idx, idx.rules, opts.urlPath, opts.spa) : resolve(idx, opts.urlPath, opts.spa);
       if (idx.routes.size >= ROUTES_MAX) idx.routes.clear();
-      idx.routes.set(opts.urlPath, route);
+      if (opts.urlPath.length <= MEMO_KEY_MAX) idx.routes.set(opts.urlPath, route);
     }
     if (route.rel !== undefined) {
       const answer = this.file(opts.deploymentId, idx, route.rel, route.status, opts.headers);
@@ -245,6 +251,7 @@ export class StaticSites {
   private encodingOf(accept: string | string[] | undefined): Encoding {
     if (accept === undefined) return '';
     const s = String(accept);
+    if (s.length > MEMO_KEY_MAX) return /\bbr\b/.test(s) ? 'br' : /\bgzip\b/.test(s) ? 'gzip' : '';
     let e = this.encodings.get(s);
     if (e === undefined) {
       e = /\bbr\b/.test(s) ? 'br' : /\bgzip\b/.test(s) ? 'gzip' : '';
@@ -259,10 +266,30 @@ function baseHeaders(rel: string, etag: string): Record<string, string> {
   return {
     'content-type': siteContentType(rel),
     'accept-ranges': 'bytes',
-    'cache-control': HASHED.test(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'cache-control': isHashed(rel) ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
     etag,
   };
+}
+
+/**
+ * A name ending in `.` or `-`, 8 or more of [A-Za-z0-9_-], then a known extension. A loop from
+ * the extension back: the regular expression it replaces (/[.-][A-Za-z0-9_-]{8,}\.(?:js|…)$/)
+ * started again at every '-' of a name, quadratic in it, and ran for every request of a big file.
+ */
+export function isHashed(rel: string): boolean {
+  const dot = rel.lastIndexOf('.');
+  if (dot < 0 || !HASHED_EXTENSIONS.has(rel.slice(dot + 1))) return false;
+  let run = 0;
+  for (let i = dot - 1; i >= 0; i--) {
+    const c = rel.charCodeAt(i);
+    if (c === 0x2e) return run >= 8;
+    if (c === 0x2d && run >= 8) return true;
+    const word = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d;
+    if (!word) return false;
+    run += 1;
+  }
+  return false;
 }
 
 function unsatisfiable(size: number): SiteResponse {
@@ -295,6 +322,8 @@ function ruled(idx: SiteIndex, rules: CompiledRules, urlPath: string, spa: boole
   const extra = headersFor(rules, urlPath);
   for (const { rule, target } of matchRedirects(rules, urlPath)) {
     if (!rule.force && shadowed(idx, urlPath)) break;
+    // The path's values would have changed the host the rule's URL names (redirect-target.ts).
+    if (target === undefined) return { rel: undefined, status: 400, extra };
     if (rule.status !== 200 && rule.status !== 404) return { rel: undefined, status: rule.status, location: target, extra };
     // A rewrite: the target's file in this deployment's index, never anything else.
     const q = target.indexOf('?');

@@ -56,6 +56,20 @@ describe('planZip', () => {
     await expect(plan([{ name: 'a', data: '1' }, { name: 'a/b.txt', data: '2' }])).rejects.toThrow(/both a file and a folder/);
   });
 
+  test('refuses a name over 1024 bytes, before any Set holds it (V8 hashes a string over 16,383 characters by its length)', async () => {
+    await expect(plan([{ name: `${'a/'.repeat(511)}ab`, data: 'x' }])).resolves.toBeDefined();
+    await expect(plan([{ name: `${'a/'.repeat(511)}abc`, data: 'x' }])).rejects.toThrow(/a file name longer than 1024 bytes/);
+    const long = Array.from({ length: 300 }, (_, i) => ({ name: `${'a/'.repeat(20_000)}${i}`, data: '' }));
+    await expect(plan(long)).rejects.toThrow(/a file name longer than 1024 bytes/);
+  });
+
+  test('a clash deep in many long shared folders is found', async () => {
+    const deep = 'd/'.repeat(400);
+    const names = Array.from({ length: 2000 }, (_, i) => ({ name: `${deep}f${i}`, data: '' }));
+    await expect(plan(names)).resolves.toBeDefined();
+    await expect(plan([...names, { name: `${deep}f1999/x`, data: '' }])).rejects.toThrow(`The zip contains "${deep}f1999" as both a file and a folder.`);
+  });
+
   const small: ZipLimits = { maxTotalBytes: 1000, maxEntries: 3, maxRatio: 10, ratioFloorBytes: 100 };
 
   test('refuses more entries than the limit, and accepts exactly the limit', async () => {

@@ -1,8 +1,9 @@
 // Safe zip extraction (pocketbase's archive/extract.go habit): the central directory is read and
 // judged in full before a single byte is written, so a refused archive leaves nothing behind.
-// Refused: `..` and absolute names (yauzl itself), symlinks, devices and any other non-regular
-// entry, encrypted entries, duplicate names, and archives over the size / entry / ratio limits
-// (zip bombs). yauzl's validateEntrySizes then makes the declared sizes binding while inflating.
+// Refused: `..` and absolute names (yauzl itself), names over MAX_PATH_BYTES, symlinks, devices
+// and any other non-regular entry, encrypted entries, duplicate names, a name that is both a file
+// and a folder, and archives over the size / entry / ratio limits (zip bombs). yauzl's
+// validateEntrySizes then makes the declared sizes binding while inflating.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
+import { fileAndFolderAsync } from './path-tree';
 import { crcMismatch, type WorkerInput, type WorkerResult } from './zip-worker';
 
 export interface ZipLimits {
@@ -57,6 +59,12 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const UNIX = 3;
+
+/** A file name (a zip entry's, a manifest path) is at most this long. */
+export const MAX_PATH_BYTES = 1024;
+
+/** Characters of entry names judged between two turns of the event loop (~20 ms of work). */
+const PAUSE_NAME_CHARS = 1024 * 1024;
 
 /** Archives up to this size are read into memory: yauzl then inflates entries in parallel,
  * where reading through one file descriptor serialises every read (measured 5x slower). */
@@ -105,6 +113,9 @@ function entryKind(e: yauzl.Entry): 'file' | 'dir' | 'other' {
 }
 
 export function normaliseName(raw: string): string {
+  // Before anything else touches the name: V8 hashes a string over 16,383 characters by its
+  // length alone, so a Set of 2,000 such names of one length took 11 s to build.
+  if (Buffer.byteLength(raw) > MAX_PATH_BYTES) throw new ZipRefusedError(`The zip contains a file name longer than ${MAX_PATH_BYTES} bytes: ${JSON.stringify(`${raw.slice(0, 60)}…`)}.`);
   const name = raw.normalize('NFC');
   // eslint-disable-next-line no-control-regex -- control characters are matched on purpose, to refuse them
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new ZipRefusedError(`The zip contains a file name with control characters.`);
@@ -121,7 +132,15 @@ export async function planZip(file: ZipSource, limits: ZipLimits = DEFAULT_ZIP_L
     const entries = await readEntries(zip, limits);
     const files: PlannedFile[] = [];
     let totalBytes = 0;
+    let nameChars = 0;
     for (const e of entries) {
+      // Judging names costs time in their length: other requests get a turn every
+      // PAUSE_NAME_CHARS characters judged.
+      nameChars += e.fileName.length;
+      if (nameChars > PAUSE_NAME_CHARS) {
+        nameChars = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const kind = entryKind(e);
       if (kind === 'other') throw new ZipRefusedError(`The zip contains a symlink or special file, which is not allowed: ${JSON.stringify(e.fileName)}.`);
       if (e.fileName.startsWith('__MACOSX/')) continue; // Finder's resource forks, never site content
@@ -135,7 +154,7 @@ export async function planZip(file: ZipSource, limits: ZipLimits = DEFAULT_ZIP_L
       }
       files.push({ name, size: e.uncompressedSize, entry: e });
     }
-    assertNoClashes(files);
+    await assertNoClashes(files);
     const strippedWrapper = stripWrapper(files);
     return { files, totalBytes, strippedWrapper, zip, close: () => zip.close() };
   } catch (err) {
@@ -143,17 +162,14 @@ export async function planZip(file: ZipSource, limits: ZipLimits = DEFAULT_ZIP_L
     throw err;
   }
 
-  function assertNoClashes(list: PlannedFile[]) {
+  async function assertNoClashes(list: PlannedFile[]) {
     const names = new Set<string>();
     for (const f of list) {
       if (names.has(f.name)) throw new ZipRefusedError(`The zip contains ${JSON.stringify(f.name)} twice.`);
       names.add(f.name);
     }
-    for (const f of list) {
-      for (let i = f.name.indexOf('/'); i > 0; i = f.name.indexOf('/', i + 1)) {
-        if (names.has(f.name.slice(0, i))) throw new ZipRefusedError(`The zip contains ${JSON.stringify(f.name.slice(0, i))} as both a file and a folder.`);
-      }
-    }
+    const both = await fileAndFolderAsync(names);
+    if (both !== undefined) throw new ZipRefusedError(`The zip contains ${JSON.stringify(both)} as both a file and a folder.`);
   }
 }
 

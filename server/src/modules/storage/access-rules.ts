@@ -2,6 +2,8 @@
 // per folder of the bucket instead of per table. They govern calls with the publishable key; the
 // secret key alone is not subject to them (the console neither). A file follows the rule of its own
 // folder or of the nearest folder above it that has one; no rule at all means no app access.
+// A rule may also mark its files public: readable by anyone, without a key, at their public URL
+// (independent of the access below, which is about calls made with the key).
 //
 //   none       no app access
 //   read       anyone with the key may list and download; nobody may upload or delete
@@ -35,11 +37,21 @@ export function inFolder(folder: string, under: string): boolean {
   return under === '' || folder === under || folder.startsWith(`${under}/`);
 }
 
-/** The rule that governs a folder: the nearest rule at or above it, or none. */
-export function accessOf(rules: readonly { folder: string; access: StorageAccess }[], folder: string): StorageAccess {
-  let best: { folder: string; access: StorageAccess } | undefined;
+/** The rule that governs a folder: the nearest rule at or above it, or undefined when none does. */
+export function governingRule<R extends { folder: string }>(rules: readonly R[], folder: string): R | undefined {
+  let best: R | undefined;
   for (const rule of rules) if (inFolder(folder, rule.folder) && (!best || rule.folder.length > best.folder.length)) best = rule;
-  return best?.access ?? 'none';
+  return best;
+}
+
+/** The access the governing rule gives (no rule: none). */
+export function accessOf(rules: readonly { folder: string; access: StorageAccess }[], folder: string): StorageAccess {
+  return governingRule(rules, folder)?.access ?? 'none';
+}
+
+/** Whether the governing rule makes a folder's files public (readable by anyone at their public URL). */
+export function isPublicFolder(rules: readonly { folder: string; public: boolean }[], folder: string): boolean {
+  return governingRule(rules, folder)?.public ?? false;
 }
 
 export function mayRead(access: StorageAccess, caller: StorageCaller, file: Pick<StorageObjectRow, 'ownerId'>): boolean {

@@ -4,7 +4,16 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../platform/ids';
-import { storageObjects, storageRules, storageSignedLinks, type SignedLinkRow, type StorageAccess, type StorageObjectRow, type StorageRuleRow } from './storage.tables';
+import {
+  storageObjects,
+  storageRules,
+  storageSignedLinks,
+  type SignedLinkIssuer,
+  type SignedLinkRow,
+  type StorageAccess,
+  type StorageObjectRow,
+  type StorageRuleRow,
+} from './storage.tables';
 import { MAX_RULES_PER_PROJECT } from './access-rules';
 import { projects } from '../projects/projects.tables';
 
@@ -21,8 +30,11 @@ export class StorageAccessRepository {
     return this.db.select().from(storageRules).where(eq(storageRules.projectId, projectId)).orderBy(storageRules.folder);
   }
 
-  /** Sets a folder's rule; undefined when the project already has the most rules and this folder has none. */
-  async setRule(projectId: string, folder: string, access: StorageAccess): Promise<StorageRuleRow | undefined> {
+  /**
+   * Sets a folder's rule (and its public flag; undefined keeps the current one, false for a new
+   * rule); undefined when the project already has the most rules and this folder has none.
+   */
+  async setRule(projectId: string, folder: string, access: StorageAccess, isPublic?: boolean): Promise<StorageRuleRow | undefined> {
     return this.db.transaction(async (tx) => {
       // One writer of a project's rules at a time, for the count check.
       await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
@@ -31,8 +43,8 @@ export class StorageAccessRepository {
       if (!existing && n >= MAX_RULES_PER_PROJECT) return undefined;
       const [row] = await tx
         .insert(storageRules)
-        .values({ projectId, folder, access, updatedAt: sql`now()` })
-        .onConflictDoUpdate({ target: [storageRules.projectId, storageRules.folder], set: { access, updatedAt: sql`now()` } })
+        .values({ projectId, folder, access, public: isPublic ?? false, updatedAt: sql`now()` })
+        .onConflictDoUpdate({ target: [storageRules.projectId, storageRules.folder], set: { access, ...(isPublic === undefined ? {} : { public: isPublic }), updatedAt: sql`now()` } })
         .returning();
       return row;
     });
@@ -79,7 +91,10 @@ export class StorageAccessRepository {
   }
 
   /** A new link, expiring `seconds` from now by the database's clock. */
-  async createLink(values: { id: string; projectId: string; objectId: string; tokenHash: string; createdBy: string | null }, seconds: number): Promise<SignedLinkRow> {
+  async createLink(
+    values: { id: string; projectId: string; objectId: string; tokenHash: string; createdBy: string | null; issuer: SignedLinkIssuer },
+    seconds: number,
+  ): Promise<SignedLinkRow> {
     const [row] = await this.db
       .insert(storageSignedLinks)
       .values({ ...values, expiresAt: sql`now() + make_interval(secs => ${seconds})`, createdAt: sql`now()` })

@@ -1,6 +1,7 @@
 // File access for apps: the folder access rules (access-rules.ts) applied to calls with the
 // project's key, and signed links to files (a secret URL that serves one file without a key until
-// it expires or is revoked; state in the database, so every instance agrees at once).
+// it expires or is revoked, and while the caller it was made for may still read the file; state in
+// the database, so every instance agrees at once).
 import crypto from 'node:crypto';
 import type { AppCaller } from '../caller';
 import { AppError, Errors } from '../../platform/errors';
@@ -10,7 +11,7 @@ import type { ProjectRow } from '../projects';
 import { accessOf, mayRead, mayWrite, uploadRefusal, type StorageCaller } from './access-rules';
 import type { StorageAccessRepository } from './storage-access.repository';
 import type { FormPart, StorageService } from './storage.service';
-import type { SignedLinkRow, StorageAccess, StorageObjectRow, StorageRuleRow } from './storage.tables';
+import type { SignedLinkIssuer, SignedLinkRow, StorageAccess, StorageObjectRow, StorageRuleRow } from './storage.tables';
 
 const LINK_PREFIX = 'hbs_';
 /** The longest a signed link may live: 7 days. */
@@ -28,6 +29,12 @@ export function storageCaller(app: AppCaller): StorageCaller {
   return { fullAccess: app.key === 'secret' && !app.endUser, endUserId: app.endUser?.id ?? null };
 }
 
+/** Whom a link or URL an app makes is for: the developer (the secret key alone), an end user, or the publishable key alone. */
+export function issuerOf(app: AppCaller): SignedLinkIssuer {
+  const caller = storageCaller(app);
+  return caller.fullAccess ? 'developer' : caller.endUserId ? 'user' : 'key';
+}
+
 export class StorageAccessService {
   constructor(private readonly d: StorageAccessDeps) {}
 
@@ -37,8 +44,8 @@ export class StorageAccessService {
     return this.d.repo.rules(project.id);
   }
 
-  async setRule(project: ProjectRow, folder: string, access: StorageAccess): Promise<StorageRuleRow> {
-    const row = await this.d.repo.setRule(project.id, folder, access);
+  async setRule(project: ProjectRow, folder: string, access: StorageAccess, isPublic?: boolean): Promise<StorageRuleRow> {
+    const row = await this.d.repo.setRule(project.id, folder, access, isPublic);
     if (!row) throw Errors.conflict('A project can have at most 100 folder rules: remove one first');
     return row;
   }
@@ -103,7 +110,7 @@ export class StorageAccessService {
 
   async createLinkFor(app: AppCaller, objectId: string, seconds: number) {
     const row = await this.readable(app, objectId);
-    return this.createLink(app.project, row, seconds, app.endUser?.id ?? null);
+    return this.createLink(app.project, row, seconds, issuerOf(app), storageCaller(app).endUserId);
   }
 
   /** Revoking from an app: the secret key, or a caller allowed to delete the link's file. */
@@ -121,16 +128,16 @@ export class StorageAccessService {
 
   // ------------------------------------------------------------------ signed links
 
-  async createLink(project: ProjectRow, file: StorageObjectRow, seconds: number, createdBy: string | null) {
+  async createLink(project: ProjectRow, file: StorageObjectRow, seconds: number, issuer: SignedLinkIssuer, createdBy: string | null) {
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_LINK_SECONDS) throw Errors.validation(`body/expires_in must be 1 to ${MAX_LINK_SECONDS} seconds`);
     const token = LINK_PREFIX + randomToken(32);
-    const link = await this.d.repo.createLink({ id: crypto.randomUUID(), projectId: project.id, objectId: file.objectId, tokenHash: sha256(token), createdBy }, seconds);
+    const link = await this.d.repo.createLink({ id: crypto.randomUUID(), projectId: project.id, objectId: file.objectId, tokenHash: sha256(token), createdBy, issuer }, seconds);
     return { ...this.linkView(link, file.name), url: `${this.d.publicUrl}/api/storage/v1/signed/${token}` };
   }
 
   async createLinkInConsole(project: ProjectRow, objectId: string, seconds: number) {
     const file = await this.d.storage.owned(project, objectId);
-    return this.createLink(project, file, seconds, null);
+    return this.createLink(project, file, seconds, 'developer', null);
   }
 
   async links(project: ProjectRow, objectId?: string) {
@@ -142,7 +149,11 @@ export class StorageAccessService {
     if (!(await this.d.repo.revoke(project.id, linkId))) throw Errors.notFound('Signed link');
   }
 
-  /** The link and file behind a signed URL; 404 unknown, 403 expired or revoked, with the reason. */
+  /**
+   * The link and file behind a signed link; 403 expired or revoked, with the reason; 404 unknown,
+   * its file deleted, or the caller it was made for no longer allowed to read the file (a removed
+   * end user; a rule changed), which says nothing of the file.
+   */
   async signed(token: string): Promise<{ link: SignedLinkRow; file: StorageObjectRow }> {
     if (!token.startsWith(LINK_PREFIX) || token.length > 128) throw Errors.notFound('Signed link');
     const found = await this.d.repo.linkByHash(sha256(token));
@@ -161,6 +172,11 @@ export class StorageAccessService {
   private async fileOf(link: SignedLinkRow): Promise<StorageObjectRow> {
     const row = await this.d.storage.findFile(link.objectId);
     if (!row || row.projectId !== link.projectId) throw Errors.notFound('Signed link');
+    if (link.issuer === 'developer') return row;
+    // An end user's link loses its creator when they are removed (created_by is set null).
+    if (link.issuer === 'user' && link.createdBy === null) throw Errors.notFound('Signed link');
+    const caller: StorageCaller = { fullAccess: false, endUserId: link.issuer === 'user' ? link.createdBy : null };
+    if (!mayRead(accessOf(await this.d.repo.rules(link.projectId), row.folder), caller, row)) throw Errors.notFound('Signed link');
     return row;
   }
 

@@ -1,6 +1,8 @@
 // Thin handlers keyed by operationId: console calls (bearer token, project by path, owned by the
-// caller), share links (public, segment + id), app calls (the project's key, under the folder
-// access rules unless it is the secret key alone), and signed links.
+// caller), share links and public URLs (no key: sharing.ts), app calls (the project's key, under
+// the folder access rules unless it is the secret key alone), signed links and signed URLs. Files
+// are answered as the developer sees them (with a share URL when shared) only to the console and
+// the secret key alone.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
@@ -9,8 +11,18 @@ import { sendObject, wantsAttachment } from './download';
 import { isNotModified, rangeFor } from '../../platform/http/conditional';
 import type { FormPart, StorageService } from './storage.service';
 import { activityNote } from '../activity';
-import type { StorageAccessService } from './storage-access';
-import type { StorageRuleRow } from './storage.tables';
+import { storageCaller, type StorageAccessService } from './storage-access';
+import type { StorageObjectRow, StorageRuleRow } from './storage.tables';
+import type { AppCaller } from '../caller';
+import type { Sharing } from './sharing';
+import type { SignedUrls } from './signed-urls';
+
+export interface StorageHandlerParts {
+  storage: StorageService;
+  access: StorageAccessService;
+  sharing: Sharing;
+  signedUrls: SignedUrls;
+}
 
 type ShareRequest = FastifyRequest<{ Params: { segment: string; objectId: string }; Querystring: { download?: string } }>;
 
@@ -24,19 +36,34 @@ const PARSER_BUFFER = 256 << 10;
 const form = (req: FastifyRequest) => req.parts({ highWaterMark: PARSER_BUFFER, fileHwm: PARSER_BUFFER }) as AsyncIterable<FormPart>;
 
 /** GET {bucket domain}/s3/object-storage/{segment}/{objectId}, under /api and at the root. */
-export function shareLinkHandler(storage: StorageService) {
+export function shareLinkHandler({ storage, sharing }: Pick<StorageHandlerParts, 'storage' | 'sharing'>) {
   return async (req: ShareRequest, reply: FastifyReply) => {
-    const row = await storage.shared(req.params.segment, req.params.objectId);
+    const row = await sharing.shared(req.params.segment, req.params.objectId);
     return sendObject(req, reply, storage.store, row, { attachment: wantsAttachment(req.query.download) });
   };
 }
 
-export function createStorageHandlers(storage: StorageService, access: StorageAccessService): HandlerMap {
+export function createStorageHandlers(parts: StorageHandlerParts): HandlerMap {
+  const { storage, access, sharing, signedUrls } = parts;
+  /** The developer (secret key alone) sees a shared file's URL; a rule-bound caller sees none. */
+  const appFile = (app: AppCaller, row: StorageObjectRow) => (storageCaller(app).fullAccess ? storage.developerView(row) : storage.appView(row));
+  /** Sharing is the developer's decision: from an app, the secret key alone. */
+  const developerApp = (req: Parameters<typeof appCaller>[0]) => {
+    const app = appCaller(req);
+    if (!storageCaller(app).fullAccess) throw Errors.forbidden('Only the developer shares files: call with the secret key alone (from a server), or use the console');
+    return app;
+  };
+  /** Served without a key: readable from the pages of the file's project's allowed origins (http/app-cors.ts). */
+  const sendKeyless = (req: FastifyRequest<{ Querystring: { download?: string } }>, reply: FastifyReply, row: StorageObjectRow) => {
+    req.authProjectId = row.projectId;
+    return sendObject(req, reply, storage.store, row, { attachment: wantsAttachment(req.query.download) });
+  };
+
   return {
     uploadObject: async (req) => {
       const row = await storage.upload(await ownedProject(req), form(req));
       activityNote('file', row.name);
-      return { message: 'saved', file: storage.view(row) };
+      return { message: 'saved', file: storage.developerView(row) };
     },
 
     listObjects: async (req) => storage.list(await ownedProject(req), req.body?.page ?? 1),
@@ -47,7 +74,24 @@ export function createStorageHandlers(storage: StorageService, access: StorageAc
       return { message: 'deleted', deleted };
     },
 
-    downloadObject: shareLinkHandler(storage) as HandlerMap['downloadObject'],
+    downloadObject: shareLinkHandler(parts) as HandlerMap['downloadObject'],
+
+    shareObject: async (req) => {
+      const row = await sharing.share(await ownedProject(req), req.body.object_id);
+      activityNote('file', row.name);
+      return { message: 'shared', file: storage.developerView(row) };
+    },
+
+    unshareObject: async (req) => {
+      const row = await sharing.unshare(await ownedProject(req), req.body.object_id);
+      activityNote('file', row.name);
+      return { message: 'unshared' };
+    },
+
+    createConsoleSignedUrl: async (req) => ({
+      message: 'created',
+      signed_url: await signedUrls.forDeveloper(await ownedProject(req), req.body.object_id, req.body.expires_in),
+    }),
 
     listStorageRules: async (req) => {
       const rows = await access.rules(await ownedProject(req));
@@ -55,7 +99,7 @@ export function createStorageHandlers(storage: StorageService, access: StorageAc
     },
 
     setStorageRule: async (req) => {
-      const row = await access.setRule(await ownedProject(req), req.body.folder, req.body.access);
+      const row = await access.setRule(await ownedProject(req), req.body.folder, req.body.access, req.body.public);
       return { message: 'saved', rule: ruleView(row) };
     },
 
@@ -78,8 +122,8 @@ export function createStorageHandlers(storage: StorageService, access: StorageAc
     },
 
     bucketUploadObject: async (req) => {
-      const row = await access.upload(appCaller(req), form(req));
-      return { message: 'saved', file: storage.view(row) };
+      const app = appCaller(req);
+      return { message: 'saved', file: appFile(app, await access.upload(app, form(req))) };
     },
 
     bucketListObjects: async (req) => access.list(appCaller(req), req.query.page ?? 1, req.query.folder ?? ''),
@@ -93,6 +137,24 @@ export function createStorageHandlers(storage: StorageService, access: StorageAc
       await access.delete(appCaller(req), req.params.objectId);
       return { message: 'deleted' };
     },
+
+    bucketShareObject: async (req) => {
+      const app = developerApp(req);
+      return { message: 'shared', file: storage.developerView(await sharing.share(app.project, req.params.objectId)) };
+    },
+
+    bucketUnshareObject: async (req) => {
+      await sharing.unshare(developerApp(req).project, req.params.objectId);
+      return { message: 'unshared' };
+    },
+
+    createSignedUrl: async (req) => ({ message: 'created', signed_url: await signedUrls.forApp(appCaller(req), req.params.objectId, req.body?.expires_in) }),
+
+    createSignedUrls: async (req) => ({ signed_urls: await signedUrls.manyForApp(appCaller(req), req.body.object_ids, req.body.expires_in) }),
+
+    downloadSignedUrl: async (req, reply) => sendKeyless(req, reply, await signedUrls.resolve(req.params.objectId, req.query.token)),
+
+    downloadPublicObject: async (req, reply) => sendKeyless(req, reply, await sharing.publicFile(req.params.objectId)),
 
     createObjectSignedLink: async (req) => ({ message: 'created', link: await access.createLinkFor(appCaller(req), req.params.objectId, req.body.expires_in) }),
 
@@ -119,4 +181,4 @@ export function createStorageHandlers(storage: StorageService, access: StorageAc
   };
 }
 
-const ruleView = (r: StorageRuleRow) => ({ folder: r.folder, access: r.access, updated_at: r.updatedAt.toISOString() });
+const ruleView = (r: StorageRuleRow) => ({ folder: r.folder, access: r.access, public: r.public, updated_at: r.updatedAt.toISOString() });

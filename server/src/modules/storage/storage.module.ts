@@ -11,11 +11,25 @@ import { StorageAccessRepository } from './storage-access.repository';
 import { StorageAccessService } from './storage-access';
 import { planLimitGuard } from '../plans';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
+import { Sharing } from './sharing';
+import { SignedUrls } from './signed-urls';
+import { SignedUrlSigner } from './signed-url-token';
 
-export function createStorageModule(deps: Deps, projects: ProjectsService) {
+/**
+ * What storage asks of a project's end users (a signed URL made for one holds while the user is
+ * there): app.authUsers. Stated here rather than imported, as auth-users' face leads back here
+ * (auth-users → usage → storage).
+ */
+export interface EndUserLookup {
+  findUser(projectId: string, userId: string): Promise<{ id: string; tokenVersion: number } | undefined>;
+}
+
+export function createStorageModule(deps: Deps, projects: ProjectsService, endUsers: EndUserLookup) {
   const accessRepo = new StorageAccessRepository(deps.db);
+  const repo = new StorageRepository(deps.db, deps.lookups);
+  const rules = (projectId: string) => accessRepo.rules(projectId);
   const service = new StorageService({
-    repo: new StorageRepository(deps.db, deps.lookups),
+    repo,
     folderPage: (projectId, folder, limit, offset) => accessRepo.folderPage(projectId, folder, limit, offset),
     store: deps.objectStore,
     maxUploadBytes: deps.config.maxUploadBytes,
@@ -25,14 +39,25 @@ export function createStorageModule(deps: Deps, projects: ProjectsService) {
     lookups: deps.lookups,
   });
   const access = new StorageAccessService({ repo: accessRepo, storage: service, publicUrl: deps.config.publicUrl });
+  const sharing = new Sharing({ repo, rules });
+  const signedUrls = new SignedUrls({
+    storage: service,
+    rules,
+    endUser: (projectId, userId) => endUsers.findUser(projectId, userId),
+    signer: new SignedUrlSigner(deps.config.jwtSecret),
+    clock: deps.clock,
+    publicUrl: deps.config.publicUrl,
+    maxSeconds: deps.config.signedUrlMaxSeconds,
+  });
   projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
-  return { service, handlers: createStorageHandlers(service, access) };
+  const parts = { storage: service, access, sharing, signedUrls };
+  return { service, parts, handlers: createStorageHandlers(parts) };
 }
 
 /** A project's files: deleted with it (app.projects.onDelete). */
 export const storagePlugin = fp(
   async (app: FastifyInstance) => {
-    const storage = createStorageModule(app.deps, app.projects);
+    const storage = createStorageModule(app.deps, app.projects, app.authUsers);
     app.decorate('storage', storage.service);
     // Bytes a killed process left without their row, swept once the server is up (in the
     // background: a large bucket takes a while to list, and serving does not wait for it).
@@ -44,12 +69,13 @@ export const storagePlugin = fp(
     });
     app.contractParts.add('storage', storage);
     // The same handler as downloadObject, at the path share links use.
-    app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(storage.service));
+    app.get('/s3/object-storage/:segment/:objectId', { config: { operationId: 'downloadObject' } }, shareLinkHandler(storage.parts));
   },
   {
     name: 'hostbase-storage',
     // The share-link route is registered here: the platform's security headers come first.
-    dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-security-headers'],
+    // Signed URLs ask auth-users whether the end user they were made for still exists.
+    dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users', 'hostbase-security-headers'],
     decorators: { fastify: ['deps'] },
   },
 );

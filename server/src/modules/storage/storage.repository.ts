@@ -3,7 +3,7 @@
 // (site_deployments.stored_bytes: archive and extracted files). A charge (an upload's row, a
 // deploy's reservation) and its quota check share one transaction that locks the owner's account
 // row, so two concurrent writers of one account can't both squeeze under the quota.
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../platform/ids';
 import type { LookupCache } from '../../platform/lookup-cache';
@@ -144,6 +144,39 @@ export class StorageRepository {
   async find(objectId: string): Promise<StorageObjectRow | undefined> {
     if (!isUuid(objectId)) return undefined;
     const [row] = await this.db.select().from(storageObjects).where(eq(storageObjects.objectId, objectId)).limit(1);
+    return row;
+  }
+
+  /** Those of `objectIds` that are the project's files (others, and ids that are no uuid, left out). */
+  async findMany(projectId: string, objectIds: string[]): Promise<StorageObjectRow[]> {
+    const ids = [...new Set(objectIds.filter(isUuid))];
+    if (ids.length === 0) return [];
+    return this.db.select().from(storageObjects).where(and(eq(storageObjects.projectId, projectId), inArray(storageObjects.objectId, ids)));
+  }
+
+  /**
+   * Shares the project's file: gives it `segment` unless it is shared already (it then keeps its
+   * own, in the same statement, so two concurrent shares agree). Undefined when it is not the
+   * project's. Its content is unchanged, so updated_at (Last-Modified) is too.
+   */
+  async share(projectId: string, objectId: string, segment: string): Promise<StorageObjectRow | undefined> {
+    return this.setShare(projectId, objectId, sql`coalesce(${storageObjects.shareSegment}, ${segment})`);
+  }
+
+  /** Stops sharing the project's file (its link ends at once); undefined when it is not the project's. */
+  async unshare(projectId: string, objectId: string): Promise<StorageObjectRow | undefined> {
+    return this.setShare(projectId, objectId, sql`NULL`);
+  }
+
+  private async setShare(projectId: string, objectId: string, segment: SQL): Promise<StorageObjectRow | undefined> {
+    if (!isUuid(objectId)) return undefined;
+    const [row] = await this.db
+      .update(storageObjects)
+      .set({ shareSegment: segment })
+      .where(and(eq(storageObjects.projectId, projectId), eq(storageObjects.objectId, objectId)))
+      .returning();
+    // Listings on every instance show the change once the caller hears it is done.
+    if (row) await this.lookups?.barrier();
     return row;
   }
 

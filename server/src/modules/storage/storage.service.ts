@@ -8,7 +8,6 @@ import { AppError, Errors } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { planLimits } from '../plans';
-import { safeEqual } from '../../platform/crypto';
 import type { ProjectRow } from '../projects';
 import { ObjectTooLargeError, type ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageRepository } from './storage.repository';
@@ -46,7 +45,7 @@ export interface StorageServiceDeps {
 
 /** A page of a project's files as listings answer it. */
 interface FilesPage {
-  files: ReturnType<StorageService['view']>[];
+  files: ReturnType<StorageService['developerView']>[];
   total: number;
 }
 
@@ -138,7 +137,8 @@ export class StorageService {
         project.ownerId,
         {
           objectId, projectId: project.id, storageKey: key, name: stored.name, objectType: stored.type,
-          objectSize: stored.size, etag: stored.etag, shareSegment: crypto.randomBytes(18).toString('base64url'),
+          // Private until the developer shares it (sharing.ts).
+          objectSize: stored.size, etag: stored.etag, shareSegment: null,
           folder, ownerId: opts.ownerId ?? null, createdAt: now, updatedAt: now,
         },
         (plan) => planLimits(plan).storageBytes,
@@ -182,28 +182,29 @@ export class StorageService {
   private async page(projectId: string, page: number): Promise<FilesPage> {
     const read = async (): Promise<FilesPage> => {
       const { rows, total } = await this.d.repo.page(projectId, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-      return { files: Object.freeze(rows.map((r) => Object.freeze(this.view(r)))) as FilesPage['files'], total };
+      return { files: Object.freeze(rows.map((r) => Object.freeze(this.developerView(r)))) as FilesPage['files'], total };
     };
     if (!this.d.lookups) return read();
     return (await this.d.lookups.get(`files:${projectId}:${page}`, read, () => [`files:${projectId}`], (p) => 1 + p.files.length))!;
   }
 
   /**
-   * A page of files: every file of the project (the console, the secret key), or with `readable`
-   * the page the access rules let a rule-bound caller read, without the account's storage figures.
+   * A page of files: every file of the project (the console, the secret key), shared ones with their
+   * share URL; or with `readable` the page the access rules let a rule-bound caller read, without
+   * the account's storage figures and without any URL.
    */
   async list(project: ProjectRow, page = 1, opts: { folder?: string; readable?: ReadablePage } = {}) {
     const offset = (page - 1) * PAGE_SIZE;
     const folder = opts.folder ?? '';
     if (opts.readable) {
       const { rows, total } = await opts.readable(folder, PAGE_SIZE, offset);
-      return { files: rows.map((r) => this.view(r)), total, page, page_size: PAGE_SIZE, next_page: page * PAGE_SIZE < total ? page + 1 : null };
+      return { files: rows.map((r) => this.appView(r)), total, page, page_size: PAGE_SIZE, next_page: page * PAGE_SIZE < total ? page + 1 : null };
     }
     // The whole project's pages are kept between changes (page()); a folder's are read each time.
     const pageOf = async (): Promise<FilesPage> => {
       if (folder === '') return this.page(project.id, page);
       const { rows, total } = await this.d.folderPage!(project.id, folder, PAGE_SIZE, offset);
-      return { files: rows.map((r) => this.view(r)), total };
+      return { files: rows.map((r) => this.developerView(r)), total };
     };
     const [{ files, total }, { usedBytes, filesBytes, hostingBytes, quotaBytes }] = await Promise.all([pageOf(), this.quota(project.ownerId)]);
     return {
@@ -262,13 +263,6 @@ export class StorageService {
     await this.d.store.deletePrefix(projectPrefix(project.id));
   }
 
-  /** The file behind a share link, or 404: a wrong segment is indistinguishable from no file. */
-  async shared(segment: string, objectId: string): Promise<StorageObjectRow> {
-    const row = await this.d.repo.find(objectId);
-    if (!row || !safeEqual(row.shareSegment, segment)) throw Errors.notFound('File');
-    return row;
-  }
-
   /** The project's own file, or 404 (another project's file is indistinguishable from none). */
   async owned(project: ProjectRow, objectId: string): Promise<StorageObjectRow> {
     const row = await this.d.repo.find(objectId);
@@ -280,22 +274,35 @@ export class StorageService {
     return this.d.repo.find(objectId);
   }
 
+  /** Those of `objectIds` that are the project's files. */
+  findFiles(projectId: string, objectIds: string[]): Promise<StorageObjectRow[]> {
+    return this.d.repo.findMany(projectId, objectIds);
+  }
+
   get store(): ObjectStore {
     return this.d.store;
   }
 
-  view(r: StorageObjectRow) {
+  /** A file as apps see it (the publishable key, an end user): no URL that works without a key. */
+  appView(r: StorageObjectRow) {
     return {
       object_id: r.objectId,
       object_type: r.objectType,
       object_size: r.objectSize,
       metadata: JSON.stringify({ name: r.name }),
-      path: `${this.d.bucketDomain}/s3/object-storage/${r.shareSegment}/${r.objectId}`,
       folder: r.folder,
       owner_id: r.ownerId,
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     };
+  }
+
+  /**
+   * A file as the developer sees it (the console, the secret key alone): with its share URL while
+   * shared, null while private. The spec's shape: the segment is the URL's 6th "/"-separated part.
+   */
+  developerView(r: StorageObjectRow) {
+    return { ...this.appView(r), path: r.shareSegment === null ? null : `${this.d.bucketDomain}/s3/object-storage/${r.shareSegment}/${r.objectId}` };
   }
 }
 

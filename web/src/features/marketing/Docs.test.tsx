@@ -30,7 +30,7 @@ it('keeps the sidebar list, each entry pointing at its section', () => {
 it.each([
   ['Authentication', 'SDK', /hb\.auth\.signUp\(/, /\/api\/auth\/v1\/signup|\$HB\/auth\/v1\/signup/],
   ['Database', 'SDK', /hb\.db\.from\('todos'\)/, /\$HB\/db\/v1\/todos\/select/],
-  ['Storage', 'SDK', /hb\.storage\.upload\(/, /\$HB\/storage\/v1\/objects -H "X-Hostbase-Key: \$KEY"/],
+  ['Storage', 'SDK', /hb\.storage\.createSignedUrl\(/, /\$HB\/storage\/v1\/object\/sign\/\$OBJECT_ID -H "X-Hostbase-Key: \$KEY"/],
   ['Hosting', 'CLI', /npx hostbase deploy/, /upload-and-extract-zip\//],
   ['Email', 'SDK', /nodemailer/, /smtp\/add_domain/],
 ])('%s has a quick start in %s and curl form', (name, first, sdk, curl) => {

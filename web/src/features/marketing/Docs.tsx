@@ -127,7 +127,13 @@ export default function Docs() {
           <CodeTabs name="Database" samples={databaseSamples(origin)} />
 
           <h2 id="storage">Storage</h2>
-          <p>Upload files with progress, list them, download and delete them; folder access rules decide who sees what.</p>
+          <p>
+            Upload files with progress, list them, download and delete them; folder access rules decide who sees what. Files are
+            private: to show one in a page, ask for a signed URL. It lasts an hour unless you ask for less (at most a day on this
+            platform by default) and is checked at every download, so changing the folder&apos;s rule, removing the user or deleting
+            the file ends it at once. A file is public only when you share it from the console or put it in a folder you mark
+            public.
+          </p>
           <CodeTabs name="Storage" samples={storageSamples(origin)} />
 
           <h2 id="hosting">Hosting</h2>
@@ -190,6 +196,10 @@ npx hostbase logout`}</code>
           <ul>
             <li>Ship only the publishable key in a web page; keep the secret key on your server or in environment variables.</li>
             <li>Give every table and folder your app uses an access rule; a table without one is closed to apps.</li>
+            <li>
+              Show private files through short-lived signed URLs; share a file or mark a folder public only for what anyone may
+              read. Stop sharing from the Storage page: the old link answers 404 at once.
+            </li>
             <li>List your app&apos;s origins in the project&apos;s Authentication settings; other pages get no CORS grant.</li>
             <li>Rotate keys from the console&apos;s API Keys page; the old key stops working at once.</li>
             <li>Turn on two-factor authentication for your account in Settings.</li>

@@ -103,7 +103,10 @@ const file = await hb.storage.upload(input.files[0], {
 
 const { files, next_page } = await hb.storage.list({ folder: 'avatars', page: 1 });
 const blob = await hb.storage.download(file.object_id);
-img.src = URL.createObjectURL(blob);
+
+// Files are private: an <img> gets a signed URL (1 hour; checked at every download).
+const { url } = await hb.storage.createSignedUrl(file.object_id);
+img.src = url;
 await hb.storage.remove(file.object_id);`,
     },
     {
@@ -116,6 +119,8 @@ curl -s $HB/storage/v1/objects -H "X-Hostbase-Key: $KEY" -H "$U" -F file=@cat.pn
 
 curl -s "$HB/storage/v1/objects?page=1" -H "X-Hostbase-Key: $KEY" -H "$U"
 curl -s $HB/storage/v1/objects/$OBJECT_ID -H "X-Hostbase-Key: $KEY" -H "$U" -o cat.png
+curl -s -X POST $HB/storage/v1/object/sign/$OBJECT_ID -H "X-Hostbase-Key: $KEY" -H "$U"
+# {"message":"created","signed_url":{"url":"…/api/storage/v1/object/sign/…?token=…","expires_at":"…"}}
 curl -s -X DELETE $HB/storage/v1/objects/$OBJECT_ID -H "X-Hostbase-Key: $KEY" -H "$U"`,
     },
   ];

@@ -2,17 +2,26 @@ import type { StorageFile } from '../../api/generated/model';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { downloadUrl, fileNameFromMetadata, formatDate, formatSize, isImageType } from '../../lib/format';
+import { useFileUrl } from './fileUrls';
 
 export function PreviewModal({
+  projectId,
   file,
   onClose,
   onShare,
+  onStopSharing,
+  busy = false,
 }: {
+  projectId: string;
   file: StorageFile | null;
   onClose: () => void;
   onShare: (file: StorageFile) => void;
+  onStopSharing: (file: StorageFile) => void;
+  busy?: boolean;
 }) {
   const name = file ? fileNameFromMetadata(file.metadata) : '';
+  // A private file is shown through a short-lived signed URL; a shared one at its share link.
+  const url = useFileUrl(projectId, file);
   return (
     <Modal
       open={!!file}
@@ -22,12 +31,23 @@ export function PreviewModal({
       footer={
         file && (
           <>
-            <button type="button" className="btn btn-secondary" onClick={() => onShare(file)}>
+            {file.path ? (
+              <button type="button" className="btn btn-secondary" onClick={() => onStopSharing(file)} disabled={busy}>
+                <Icon name="lock" size={16} /> Stop sharing
+              </button>
+            ) : null}
+            <button type="button" className="btn btn-secondary" onClick={() => onShare(file)} disabled={busy}>
               <Icon name="share" size={16} /> Share
             </button>
-            <a className="btn btn-primary" href={downloadUrl(file.path)} download={name}>
-              <Icon name="download" size={16} /> Download
-            </a>
+            {url ? (
+              <a className="btn btn-primary" href={downloadUrl(url)} download={name}>
+                <Icon name="download" size={16} /> Download
+              </a>
+            ) : (
+              <button type="button" className="btn btn-primary" disabled>
+                <Icon name="download" size={16} /> Download
+              </button>
+            )}
           </>
         )
       }
@@ -35,8 +55,13 @@ export function PreviewModal({
       {file && (
         <div className="preview">
           <div className="preview-media">
-            {isImageType(file.object_type) ? (
-              <img src={file.path} alt={`Preview of ${name}`} className="preview-img" />
+            {isImageType(file.object_type) && url ? (
+              <img src={url} alt={`Preview of ${name}`} className="preview-img" />
+            ) : isImageType(file.object_type) ? (
+              <div className="preview-placeholder">
+                <Icon name="image" size={48} />
+                <span>Loading preview...</span>
+              </div>
             ) : (
               <div className="preview-placeholder">
                 <Icon name={file.object_type === 'folder' ? 'folder' : 'file'} size={48} />
@@ -64,6 +89,10 @@ export function PreviewModal({
             <div>
               <dt>Last modified</dt>
               <dd>{formatDate(file.updated_at)}</dd>
+            </div>
+            <div>
+              <dt>Sharing</dt>
+              <dd>{file.path ? 'Shared: anyone with the link can open it' : 'Private'}</dd>
             </div>
           </dl>
         </div>

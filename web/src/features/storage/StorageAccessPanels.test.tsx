@@ -11,7 +11,7 @@ const file: StorageFile = {
   object_type: 'image/png',
   object_size: 3,
   metadata: '{"name":"me.png"}',
-  path: 'http://localhost/s3/object-storage/seg/f1',
+  path: null,
   folder: 'avatars',
   owner_id: null,
   created_at: '2026-11-24T10:00:00.000Z',
@@ -25,10 +25,10 @@ it('refuses folders with "." or ".." parts before calling the server', () => {
 });
 
 it('lists the rules and saves a new one', async () => {
-  let rules = [{ folder: 'public', access: 'read', updated_at: '2026-11-24T10:00:00.000Z' }];
+  let rules = [{ folder: 'public', access: 'read', public: false, updated_at: '2026-11-24T10:00:00.000Z' }];
   const fetchMock = mockFetch((path, body) => {
     if (path === `${RULES}/set`) {
-      const b = body as { folder: string; access: string };
+      const b = body as { folder: string; access: string; public: boolean };
       const rule = { ...b, updated_at: '2026-11-24T10:01:00.000Z' };
       rules = [...rules, rule];
       return { body: { message: 'saved', rule } };
@@ -45,8 +45,40 @@ it('lists the rules and saves a new one', async () => {
   fireEvent.click(screen.getByRole('button', { name: 'Save rule' }));
   await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === `${RULES}/set`)).toBe(true));
   const call = fetchMock.mock.calls.find(([url]) => url === `${RULES}/set`)!;
-  expect(JSON.parse(call[1].body)).toEqual({ folder: 'avatars', access: 'owner' });
+  expect(JSON.parse(call[1].body)).toEqual({ folder: 'avatars', access: 'owner', public: false });
   expect(await screen.findByText('avatars')).toBeTruthy();
+});
+
+it('marks a folder public and private again, keeping its access rule', async () => {
+  let rules = [{ folder: 'site', access: 'none', public: false, updated_at: '2026-11-24T10:00:00.000Z' }];
+  const sets: unknown[] = [];
+  mockFetch((path, body) => {
+    if (path === `${RULES}/set`) {
+      sets.push(body);
+      const rule = { ...(body as { folder: string; access: string; public: boolean }), updated_at: '2026-11-24T10:01:00.000Z' };
+      rules = [rule];
+      return { body: { message: 'saved', rule } };
+    }
+    return { body: { rules } };
+  });
+  renderWithProviders(<StorageRulesPanel projectId="p1" />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Make public: site' }));
+  expect(await screen.findByText('Public')).toBeTruthy();
+  expect(sets).toEqual([{ folder: 'site', access: 'none', public: true }]);
+  fireEvent.click(await screen.findByRole('button', { name: 'Make private: site' }));
+  await waitFor(() => expect(screen.queryByText('Public')).toBeNull());
+  expect(sets[1]).toEqual({ folder: 'site', access: 'none', public: false });
+});
+
+it('saves a new rule as public when asked', async () => {
+  const fetchMock = mockFetch((path, body) => (path === `${RULES}/set` ? { body: { message: 'saved', rule: { ...(body as object), updated_at: '2026-11-24T10:01:00.000Z' } } } : { body: { rules: [] } }));
+  renderWithProviders(<StorageRulesPanel projectId="p1" />);
+  fireEvent.change(await screen.findByLabelText('Folder'), { target: { value: 'logos' } });
+  fireEvent.click(screen.getByLabelText(/^Public/));
+  fireEvent.click(screen.getByRole('button', { name: 'Save rule' }));
+  await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === `${RULES}/set`)).toBe(true));
+  const call = fetchMock.mock.calls.find(([url]) => url === `${RULES}/set`)!;
+  expect(JSON.parse(call[1].body)).toEqual({ folder: 'logos', access: 'owner', public: true });
 });
 
 it('creates a signed link, shows its address once, and revokes an active link', async () => {

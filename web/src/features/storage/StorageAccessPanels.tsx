@@ -1,6 +1,7 @@
 // The Storage screen's access panels: folder access rules (who may use a folder's files with the
-// publishable key; the secret key and this console always have full access) and signed links
-// (create for a file with an expiry, list with downloads, revoke).
+// publishable key, and whether they are public: readable by anyone at their public URL; the
+// secret key and this console always have full access) and signed links (create for a file with an
+// expiry, list with downloads, revoke).
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -13,7 +14,7 @@ import {
   useRevokeSignedLink,
   useSetStorageRule,
 } from '../../api/generated/storage/storage';
-import { StorageAccess, type SignedLink, type StorageFile } from '../../api/generated/model';
+import { StorageAccess, type SignedLink, type StorageFile, type StorageRule } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { CopyButton } from '../../components/CopyButton';
@@ -48,6 +49,7 @@ export function StorageRulesPanel({ projectId }: { projectId: string }) {
   const id = useId();
   const [folder, setFolder] = useState('');
   const [access, setAccess] = useState<StorageAccess>(StorageAccess.owner);
+  const [isPublic, setPublic] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: getListStorageRulesQueryKey(projectId) });
 
@@ -58,14 +60,29 @@ export function StorageRulesPanel({ projectId }: { projectId: string }) {
     if (problem) return setError(`Folder: ${problem}`);
     setError(null);
     setRule.mutate(
-      { projectId, data: { folder: f, access } },
+      { projectId, data: { folder: f, access, public: isPublic } },
       {
         onSuccess: async (res) => {
-          toast.success('Access rule saved', `${res.rule.folder || 'Whole bucket'}: ${accessLabel(res.rule.access)}`);
+          toast.success('Access rule saved', `${res.rule.folder || 'Whole bucket'}: ${accessLabel(res.rule.access)}${res.rule.public ? ', public' : ''}`);
           setFolder('');
+          setPublic(false);
           await refresh();
         },
         onError: (err) => setError(errorMessage(err)),
+      },
+    );
+  }
+
+  function togglePublic(r: StorageRule) {
+    const where = r.folder || 'Whole bucket';
+    setRule.mutate(
+      { projectId, data: { folder: r.folder, access: r.access, public: !r.public } },
+      {
+        onSuccess: async (res) => {
+          toast.success(res.rule.public ? 'Folder is public' : 'Folder is private again', where);
+          await refresh();
+        },
+        onError: (err) => toast.error('Could not change the folder', errorMessage(err)),
       },
     );
   }
@@ -91,7 +108,8 @@ export function StorageRulesPanel({ projectId }: { projectId: string }) {
       <p className="muted settings-text">
         What apps may do with the files of a folder and its subfolders when they call with the publishable key (and a signed-in
         user&apos;s token). A folder without a rule follows the nearest folder above it; with no rule at all, apps get no access. The
-        secret key and this console always have full access.
+        secret key and this console always have full access. A public folder&apos;s files can be read by anyone, without a key, at
+        their public URL (<code>/api/storage/v1/object/public/&lt;object id&gt;</code>) until you make it private again.
       </p>
       <QueryView
         query={rules}
@@ -105,6 +123,16 @@ export function StorageRulesPanel({ projectId }: { projectId: string }) {
             {d.rules.map((r) => (
               <li key={r.folder} className="rule-item">
                 <code>{r.folder || '(whole bucket)'}</code> <strong>{accessLabel(r.access)}</strong>
+                {r.public ? <span className="pill pill-yellow">Public</span> : null}
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  onClick={() => togglePublic(r)}
+                  disabled={setRule.isPending}
+                  aria-label={`${r.public ? 'Make private' : 'Make public'}: ${r.folder || 'whole bucket'}`}
+                >
+                  {r.public ? 'Make private' : 'Make public'}
+                </button>
                 <button type="button" className="btn btn-secondary btn-sm" onClick={() => remove(r.folder)} disabled={deleteRule.isPending}>
                   Remove
                 </button>
@@ -128,6 +156,12 @@ export function StorageRulesPanel({ projectId }: { projectId: string }) {
             ))}
           </select>
           <p className="muted field-hint">{STORAGE_ACCESS.find((r) => r.value === access)?.explain}</p>
+        </div>
+        <div className="field">
+          <label className="checkbox">
+            <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} /> Public: anyone may read these files at
+            their public URL, without a key
+          </label>
         </div>
         <FormError message={error} />
         <div className="panel-actions">

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { getListObjectsQueryKey, useDeleteObjects, useListObjects } from '../../api/generated/storage/storage';
+import { getListObjectsQueryKey, useDeleteObjects, useListObjects, useShareObject, useUnshareObject } from '../../api/generated/storage/storage';
 import type { StorageFile } from '../../api/generated/model';
+import { errorMessage } from '../../api/http';
 import { allOf, inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/CopyButton';
@@ -18,6 +19,7 @@ import { PreviewModal } from './PreviewModal';
 import { UploadModal } from './UploadModal';
 import { StorageUsage } from './StorageUsage';
 import { SignedLinksPanel, StorageRulesPanel } from './StorageAccessPanels';
+import { openFile } from './fileUrls';
 
 export const SHARE_COPIED = 'Share link copied to clipboard!';
 
@@ -30,16 +32,47 @@ export default function StoragePage() {
   const [preview, setPreview] = useState<StorageFile | null>(null);
   const toDelete = useConfirmTarget<StorageFile>();
   const del = useDeleteObjects(inlineError);
+  const shareFile = useShareObject(inlineError);
+  const unshareFile = useUnshareObject(inlineError);
   const queryClient = useQueryClient();
   const toast = useToast();
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: allOf(getListObjectsQueryKey(projectId)) });
+  /** The preview shows the file as it is now (shared or not). */
+  const updated = (file: StorageFile) => setPreview((p) => (p?.object_id === file.object_id ? file : p));
 
+  // Files are private: the share link exists once the file is shared (a file already shared keeps
+  // its link), so sharing comes first, then the copy.
   async function share(file: StorageFile) {
-    const ok = await copyText(absoluteUrl(file.path));
+    let path: string;
+    try {
+      const res = await shareFile.mutateAsync({ projectId, data: { object_id: file.object_id } });
+      if (!res.file.path) throw new Error('The server answered without a share link');
+      path = absoluteUrl(res.file.path);
+      updated(res.file);
+      void refresh();
+    } catch (err) {
+      toast.error('Could not share the file', errorMessage(err));
+      return;
+    }
+    const ok = await copyText(path);
     if (ok) toast.success(SHARE_COPIED);
-    else toast.error('Could not copy to the clipboard', absoluteUrl(file.path));
+    else toast.error('Could not copy to the clipboard', path);
   }
+
+  async function stopSharing(file: StorageFile) {
+    try {
+      await unshareFile.mutateAsync({ projectId, data: { object_id: file.object_id } });
+    } catch (err) {
+      toast.error('Could not stop sharing the file', errorMessage(err));
+      return;
+    }
+    toast.success('Sharing stopped: the share link no longer works', fileNameFromMetadata(file.metadata));
+    updated({ ...file, path: null });
+    await refresh();
+  }
+
+  const open = (file: StorageFile) => openFile(projectId, file).catch((err) => toast.error('Could not open the file', errorMessage(err)));
 
   const confirmDelete = () =>
     toDelete.confirm((file) =>
@@ -61,7 +94,7 @@ export default function StoragePage() {
     <div className="console-page">
       <PageHeader
         title="Storage"
-        description="Files in this project's bucket. Share links are public."
+        description="Files in this project's bucket are private. Sharing one makes a public link, until you stop sharing it."
         actions={
           <>
             <button type="button" className="btn btn-secondary" onClick={() => refresh()} disabled={files.isFetching}>
@@ -116,15 +149,14 @@ export default function StoragePage() {
                             {f.folder ? <span className="muted">{f.folder}/</span> : null}
                             {name}
                           </span>
+                          {f.path ? <span className="pill pill-green">Shared</span> : null}
                         </button>
                       </td>
                       <td data-label="Size">{formatSize(f.object_size)}</td>
                       <td data-label="Modified">{formatDate(f.updated_at)}</td>
                       <td className="col-actions">
                         <div className="row-actions">
-                          <a className="icon-btn" href={f.path} target="_blank" rel="noreferrer" aria-label={`Open ${name} in a new tab`} title="Open in new tab">
-                            <Icon name="external" size={16} />
-                          </a>
+                          <IconButton icon="external" onClick={() => open(f)} label={`Open ${name} in a new tab`} title="Open in new tab" />
                           <IconButton icon="share" onClick={() => share(f)} label={`Copy share link of ${name}`} title="Copy share link" />
                           <IconButton icon="trash" danger onClick={() => toDelete.open(f)} label={`Delete ${name}`} title="Delete" />
                         </div>
@@ -154,7 +186,14 @@ export default function StoragePage() {
       <SignedLinksPanel projectId={projectId} files={data?.files ?? []} />
 
       <UploadModal open={uploading} onClose={() => setUploading(false)} projectId={projectId} onUploaded={() => refresh()} />
-      <PreviewModal file={preview} onClose={() => setPreview(null)} onShare={share} />
+      <PreviewModal
+        projectId={projectId}
+        file={preview}
+        onClose={() => setPreview(null)}
+        onShare={share}
+        onStopSharing={stopSharing}
+        busy={shareFile.isPending || unshareFile.isPending}
+      />
       <ConfirmDialog
         open={!!toDelete.target}
         title="Delete file"

@@ -5,6 +5,7 @@
 // "already built": the deploy goes on as an upload of finished files.
 import path from 'node:path';
 import { ZipRefusedError } from '../zip-extract';
+import { JsonLimitError, parseBoundedJson } from '../../../platform/json-limits';
 
 export interface BuildSettings {
   rootDirectory?: string | null;
@@ -97,11 +98,11 @@ function lockfilesIn(names: Set<string>): string[] {
 async function packageJson(names: Set<string>, read: (n: string) => Promise<string>): Promise<PackageJson | undefined> {
   if (!names.has('package.json')) return undefined;
   try {
-    const pkg = JSON.parse(await read('package.json')) as unknown;
+    const pkg = parseBoundedJson(await read('package.json'), 'package.json');
     if (!pkg || typeof pkg !== 'object' || Array.isArray(pkg)) throw new Error('not an object');
     return pkg as PackageJson;
-  } catch {
-    throw new ZipRefusedError('package.json is not valid JSON.');
+  } catch (err) {
+    throw new ZipRefusedError(err instanceof JsonLimitError ? `${err.message}.` : 'package.json is not valid JSON.');
   }
 }
 
@@ -194,9 +195,9 @@ async function angularOutput(names: Set<string>, read: (n: string) => Promise<st
   if (!names.has('angular.json')) return undefined;
   let config: { defaultProject?: string; projects?: Record<string, { architect?: { build?: { builder?: string; options?: { outputPath?: unknown } } } }> };
   try {
-    config = JSON.parse(await read('angular.json'));
-  } catch {
-    throw new ZipRefusedError('angular.json is not valid JSON.');
+    config = parseBoundedJson(await read('angular.json'), 'angular.json') as typeof config;
+  } catch (err) {
+    throw new ZipRefusedError(err instanceof JsonLimitError ? `${err.message}.` : 'angular.json is not valid JSON.');
   }
   const projects = Object.entries(config.projects ?? {});
   const [name, project] = projects.find(([n]) => n === config.defaultProject) ?? projects[0] ?? [];

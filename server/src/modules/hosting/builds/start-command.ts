@@ -7,6 +7,7 @@ import path from 'node:path';
 import { SITE_PORT } from '../sandbox';
 import { BuildFailedError } from './build-runner';
 import { folderIn } from './output-folder';
+import { parseBoundedJson } from '../../../platform/json-limits';
 
 /** node_modules/.bin/<name> to the JS file it links to, if it stays inside node_modules. */
 async function binScript(src: string, name: string): Promise<string | undefined> {
@@ -31,7 +32,8 @@ export async function startCommand(src: string, start: string, read: (n: string)
   const trimmed = start.trim();
   // npm at runtime is never run: `npm start` is the script it would run.
   if (/^(npm (run )?start|yarn start|pnpm start)$/.test(trimmed) && depth === 0) {
-    const scripts = (JSON.parse(await read('package.json').catch(() => '{}')) as { scripts?: Record<string, string> }).scripts;
+    // detect.ts parsed it within the limits before any start command is worked out.
+    const scripts = (parseBoundedJson(await read('package.json').catch(() => '{}'), 'package.json') as { scripts?: Record<string, string> }).scripts;
     if (typeof scripts?.start === 'string') return startCommand(src, scripts.start, read, depth + 1);
   }
   const simple = /^[\w@./:=,+-]+(\s+[\w@./:=,+-]+)*$/.test(trimmed);

@@ -781,7 +781,7 @@ export const toggleMfa = async (toggleMfaBody?: ToggleMfaBody, options?: Request
 
 
 
-export const getToggleMfaMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+export const getToggleMfaMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext> => {
 
@@ -808,12 +808,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ToggleMfaMutationResult = NonNullable<Awaited<ReturnType<typeof toggleMfa>>>
     export type ToggleMfaMutationBody = ToggleMfaBody
-    export type ToggleMfaMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
+    export type ToggleMfaMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
 
     /**
  * @summary Turn two-factor authentication on or off
  */
-export const useToggleMfa = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
+export const useToggleMfa = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleMfa>>, TError,{data: ToggleMfaBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof toggleMfa>>,

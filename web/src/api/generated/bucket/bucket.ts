@@ -27,7 +27,11 @@ import type {
   BucketListObjectsParams,
   BucketUploadObject200,
   BucketUploadObjectBody,
+  CreateSignedUrls200,
+  CreateSignedUrlsBody,
+  DownloadPublicObjectParams,
   DownloadSignedObjectParams,
+  DownloadSignedUrlParams,
   FileList,
   ForbiddenResponse,
   Message,
@@ -36,8 +40,11 @@ import type {
   PayloadTooLargeResponse,
   RangeNotSatisfiableResponse,
   RequestTimeoutResponse,
+  SharedFile,
   SignedLinkCreated,
   SignedLinkRequest,
+  SignedUrlCreated,
+  SignedUrlRequest,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UriTooLongResponse
@@ -56,7 +63,9 @@ deprecated x-api-key), every file, and the account's storage figures. With the p
 only the files the folder access rules let the caller read (`read` folders; `signed_in` folders
 with an end user's token; under `owner`, the token's end user's own files); files the caller
 may not read are not counted in `total`, and the account's storage figures are left out.
-`folder` narrows the list to one folder and its subfolders.
+`folder` narrows the list to one folder and its subfolders. Only the secret key alone sees a
+shared file's `path` (its share URL); to show a file in a page, create a signed URL
+(createSignedUrl, createSignedUrls).
 
  * @summary List the files the caller may read
  */
@@ -167,7 +176,8 @@ export function useBucketListObjects<TData = Awaited<ReturnType<typeof bucketLis
  * Stores one file in `folder` (the bucket's root when absent). With an end user's token the file
 is owned by that end user (`owner_id`), which the `owner` rule uses. With the publishable key
 the folder's access rule must allow writing: `signed_in` or `owner`, with an end user's token
-(else 403, naming the rule); the secret key alone may upload anywhere.
+(else 403, naming the rule); the secret key alone may upload anywhere. The file is private:
+not shared, and its answer carries no URL (the secret key alone sees `path`: null).
 
  * @summary Upload a file
  */
@@ -424,8 +434,12 @@ export const useBucketDeleteObject = <TError = BadRequestResponse | Unauthorized
     /**
  * A link that serves the file to anyone who holds it, without a key, until it expires
 (`expires_in` seconds, 1 to 604800 = 7 days) or is revoked (revokeObjectSignedLink, or the
-console). The way to show a private file in a page (`<img src>`). The caller must be allowed
-to read the file (else 404). The link's secret is shown once, in `url`; it is stored hashed.
+console), with its downloads counted. The caller must be allowed to read the file (else 404),
+and still be at each download: a link made with the publishable key or for an end user stops
+(404) once the folder's rule no longer lets that caller read the file or the end user is
+removed; one made with the secret key alone follows no rule. The link's secret is shown once,
+in `url`; it is stored hashed. For an `<img src>`, a short-lived createSignedUrl stores
+nothing.
 
  * @summary Create a signed link to a file
  */
@@ -575,7 +589,8 @@ export const useRevokeObjectSignedLink = <TError = BadRequestResponse | Unauthor
  * Serves the file of a signed link while it is valid, with no key (ETag, Range, a CSP sandbox;
 `download=1` asks for an attachment). Each answer with bytes (200 or 206) counts one download.
 An expired link answers 403 "This signed link has expired", a revoked one 403 "This signed link
-was revoked", an unknown one (or one whose file was deleted) 404.
+was revoked", an unknown one 404, and so does one whose file was deleted, or whose creator (the
+publishable key, an end user) may no longer read the file under the current rules.
 
  * @summary Download a file through a signed link
  */
@@ -680,6 +695,549 @@ export function useDownloadSignedObject<TData = Awaited<ReturnType<typeof downlo
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getDownloadSignedObjectQueryOptions(token,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * As the console's shareObject, from the developer's server: the secret key alone (with an end
+user's token, or with the publishable key, it is a 403: sharing is the developer's decision).
+Answers the file with its share link in `path`; a file already shared keeps its link.
+
+ * @summary Share a file (secret key)
+ */
+export const getBucketShareObjectUrl = (objectId: string,) => {
+
+
+  
+
+  return `/storage/v1/objects/${objectId}/share`
+}
+
+export const bucketShareObject = async (objectId: string, options?: RequestInit): Promise<SharedFile> => {
+  
+  return customFetch<SharedFile>(getBucketShareObjectUrl(objectId),
+  {      
+    ...options,
+    method: 'PUT'
+    
+    
+  }
+);}
+
+
+
+
+export const getBucketShareObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketShareObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof bucketShareObject>>, TError,{objectId: string}, TContext> => {
+
+const mutationKey = ['bucketShareObject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof bucketShareObject>>, {objectId: string}> = (props) => {
+          const {objectId} = props ?? {};
+
+          return  bucketShareObject(objectId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type BucketShareObjectMutationResult = NonNullable<Awaited<ReturnType<typeof bucketShareObject>>>
+    
+    export type BucketShareObjectMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Share a file (secret key)
+ */
+export const useBucketShareObject = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketShareObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof bucketShareObject>>,
+        TError,
+        {objectId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getBucketShareObjectMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * As the console's unshareObject, from the developer's server: the secret key alone (else 403).
+The share link answers 404 at once; unsharing a file that is not shared is a 200.
+
+ * @summary Stop sharing a file (secret key)
+ */
+export const getBucketUnshareObjectUrl = (objectId: string,) => {
+
+
+  
+
+  return `/storage/v1/objects/${objectId}/share`
+}
+
+export const bucketUnshareObject = async (objectId: string, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getBucketUnshareObjectUrl(objectId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getBucketUnshareObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUnshareObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof bucketUnshareObject>>, TError,{objectId: string}, TContext> => {
+
+const mutationKey = ['bucketUnshareObject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof bucketUnshareObject>>, {objectId: string}> = (props) => {
+          const {objectId} = props ?? {};
+
+          return  bucketUnshareObject(objectId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type BucketUnshareObjectMutationResult = NonNullable<Awaited<ReturnType<typeof bucketUnshareObject>>>
+    
+    export type BucketUnshareObjectMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Stop sharing a file (secret key)
+ */
+export const useBucketUnshareObject = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bucketUnshareObject>>, TError,{objectId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof bucketUnshareObject>>,
+        TError,
+        {objectId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getBucketUnshareObjectMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * createSignedUrl for up to 100 files at once (a page of thumbnails), in the order asked. A file
+that does not exist or that the caller may not read gets `url: null` and `error: "File not
+found"` (the two are indistinguishable); the others get their URL. Nothing is stored.
+
+ * @summary Create signed URLs to several files
+ */
+export const getCreateSignedUrlsUrl = () => {
+
+
+  
+
+  return `/storage/v1/object/sign`
+}
+
+export const createSignedUrls = async (createSignedUrlsBody: CreateSignedUrlsBody, options?: RequestInit): Promise<CreateSignedUrls200> => {
+  
+  return customFetch<CreateSignedUrls200>(getCreateSignedUrlsUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createSignedUrlsBody,)
+  }
+);}
+
+
+
+
+export const getCreateSignedUrlsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSignedUrls>>, TError,{data: CreateSignedUrlsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createSignedUrls>>, TError,{data: CreateSignedUrlsBody}, TContext> => {
+
+const mutationKey = ['createSignedUrls'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createSignedUrls>>, {data: CreateSignedUrlsBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createSignedUrls(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateSignedUrlsMutationResult = NonNullable<Awaited<ReturnType<typeof createSignedUrls>>>
+    export type CreateSignedUrlsMutationBody = CreateSignedUrlsBody
+    export type CreateSignedUrlsMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Create signed URLs to several files
+ */
+export const useCreateSignedUrls = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSignedUrls>>, TError,{data: CreateSignedUrlsBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createSignedUrls>>,
+        TError,
+        {data: CreateSignedUrlsBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateSignedUrlsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * A short-lived URL that serves the file without a key (downloadSignedUrl): the way to show a
+private file in a page (`<img src>`). It is signed for this caller (the publishable key alone,
+an end user, or the secret key alone) and checked again at every download: it stops working at
+`expires_at`, and at once when the file is deleted, when the folder's rule no longer lets this
+caller read the file, when the end user it was made for is removed, or when that end user's
+password changes. Nothing is stored, so it can't be revoked one by one: keep `expires_in`
+short (for a revocable link, createObjectSignedLink). The caller must be allowed to read the
+file (else 404).
+
+ * @summary Create a signed URL to a file
+ */
+export const getCreateSignedUrlUrl = (objectId: string,) => {
+
+
+  
+
+  return `/storage/v1/object/sign/${objectId}`
+}
+
+export const createSignedUrl = async (objectId: string,
+    signedUrlRequest?: SignedUrlRequest, options?: RequestInit): Promise<SignedUrlCreated> => {
+  
+  return customFetch<SignedUrlCreated>(getCreateSignedUrlUrl(objectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signedUrlRequest,)
+  }
+);}
+
+
+
+
+export const getCreateSignedUrlMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSignedUrl>>, TError,{objectId: string;data: SignedUrlRequest}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createSignedUrl>>, TError,{objectId: string;data: SignedUrlRequest}, TContext> => {
+
+const mutationKey = ['createSignedUrl'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createSignedUrl>>, {objectId: string;data: SignedUrlRequest}> = (props) => {
+          const {objectId,data} = props ?? {};
+
+          return  createSignedUrl(objectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateSignedUrlMutationResult = NonNullable<Awaited<ReturnType<typeof createSignedUrl>>>
+    export type CreateSignedUrlMutationBody = SignedUrlRequest
+    export type CreateSignedUrlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Create a signed URL to a file
+ */
+export const useCreateSignedUrl = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSignedUrl>>, TError,{objectId: string;data: SignedUrlRequest}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createSignedUrl>>,
+        TError,
+        {objectId: string;data: SignedUrlRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateSignedUrlMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Serves the file of a signed URL (createSignedUrl, createSignedUrls, createConsoleSignedUrl) with
+no key (ETag, Range, a CSP sandbox; `download=1` asks for an attachment), after checking it
+against the current state: the file exists, the signature matches this file and caller, the
+URL has not expired, the end user it was made for still exists with the same password, and
+the folder's rule still lets that caller read the file. An expired URL answers 403 "This
+signed URL has expired"; any other failure (no such file, a wrong or tampered signature, a
+removed end user, a rule that no longer allows it) answers the same 404 "File not found".
+
+ * @summary Download a file through a signed URL
+ */
+export const getDownloadSignedUrlUrl = (objectId: string,
+    params: DownloadSignedUrlParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/storage/v1/object/sign/${objectId}?${stringifiedParams}` : `/storage/v1/object/sign/${objectId}`
+}
+
+export const downloadSignedUrl = async (objectId: string,
+    params: DownloadSignedUrlParams, options?: RequestInit): Promise<Blob | Blob> => {
+  
+  return customFetch<Blob | Blob>(getDownloadSignedUrlUrl(objectId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getDownloadSignedUrlQueryKey = (objectId?: string,
+    params?: DownloadSignedUrlParams,) => {
+    return [
+    `/storage/v1/object/sign/${objectId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getDownloadSignedUrlQueryOptions = <TData = Awaited<ReturnType<typeof downloadSignedUrl>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(objectId: string,
+    params: DownloadSignedUrlParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedUrl>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getDownloadSignedUrlQueryKey(objectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadSignedUrl>>> = ({ signal }) => downloadSignedUrl(objectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(objectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadSignedUrl>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadSignedUrlQueryResult = NonNullable<Awaited<ReturnType<typeof downloadSignedUrl>>>
+export type DownloadSignedUrlQueryError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse
+
+
+export function useDownloadSignedUrl<TData = Awaited<ReturnType<typeof downloadSignedUrl>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params: DownloadSignedUrlParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedUrl>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadSignedUrl>>,
+          TError,
+          Awaited<ReturnType<typeof downloadSignedUrl>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadSignedUrl<TData = Awaited<ReturnType<typeof downloadSignedUrl>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params: DownloadSignedUrlParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedUrl>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadSignedUrl>>,
+          TError,
+          Awaited<ReturnType<typeof downloadSignedUrl>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadSignedUrl<TData = Awaited<ReturnType<typeof downloadSignedUrl>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params: DownloadSignedUrlParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedUrl>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file through a signed URL
+ */
+
+export function useDownloadSignedUrl<TData = Awaited<ReturnType<typeof downloadSignedUrl>>, TError = void | BadRequestResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params: DownloadSignedUrlParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadSignedUrl>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getDownloadSignedUrlQueryOptions(objectId,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The public URL of a file whose folder rule is marked public (StoragePublic): served to anyone,
+without a key (ETag, Range, a CSP sandbox; `download=1` asks for an attachment). Any other file,
+or none, is a 404 "File not found"; clearing the flag or removing the rule ends the URL at once.
+
+ * @summary Download a file of a public folder
+ */
+export const getDownloadPublicObjectUrl = (objectId: string,
+    params?: DownloadPublicObjectParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/storage/v1/object/public/${objectId}?${stringifiedParams}` : `/storage/v1/object/public/${objectId}`
+}
+
+export const downloadPublicObject = async (objectId: string,
+    params?: DownloadPublicObjectParams, options?: RequestInit): Promise<Blob | Blob> => {
+  
+  return customFetch<Blob | Blob>(getDownloadPublicObjectUrl(objectId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getDownloadPublicObjectQueryKey = (objectId?: string,
+    params?: DownloadPublicObjectParams,) => {
+    return [
+    `/storage/v1/object/public/${objectId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getDownloadPublicObjectQueryOptions = <TData = Awaited<ReturnType<typeof downloadPublicObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(objectId: string,
+    params?: DownloadPublicObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPublicObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getDownloadPublicObjectQueryKey(objectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadPublicObject>>> = ({ signal }) => downloadPublicObject(objectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(objectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadPublicObject>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadPublicObjectQueryResult = NonNullable<Awaited<ReturnType<typeof downloadPublicObject>>>
+export type DownloadPublicObjectQueryError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse
+
+
+export function useDownloadPublicObject<TData = Awaited<ReturnType<typeof downloadPublicObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params: undefined |  DownloadPublicObjectParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPublicObject>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadPublicObject>>,
+          TError,
+          Awaited<ReturnType<typeof downloadPublicObject>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadPublicObject<TData = Awaited<ReturnType<typeof downloadPublicObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params?: DownloadPublicObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPublicObject>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadPublicObject>>,
+          TError,
+          Awaited<ReturnType<typeof downloadPublicObject>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadPublicObject<TData = Awaited<ReturnType<typeof downloadPublicObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params?: DownloadPublicObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPublicObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download a file of a public folder
+ */
+
+export function useDownloadPublicObject<TData = Awaited<ReturnType<typeof downloadPublicObject>>, TError = void | BadRequestResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | UriTooLongResponse | RangeNotSatisfiableResponse>(
+ objectId: string,
+    params?: DownloadPublicObjectParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPublicObject>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getDownloadPublicObjectQueryOptions(objectId,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

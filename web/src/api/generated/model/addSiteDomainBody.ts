@@ -3,8 +3,8 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { SiteHostname } from './siteHostname';
 
 export type AddSiteDomainBody = {
-  /** @maxLength 1012 */
-  hostname: string;
+  hostname: SiteHostname;
 };

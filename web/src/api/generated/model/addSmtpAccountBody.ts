@@ -3,15 +3,12 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { MailboxUsername } from './mailboxUsername';
+import type { MailDomain } from './mailDomain';
 import type { MailboxPassword } from './mailboxPassword';
 
 export type AddSmtpAccountBody = {
-  /**
-   * The username: the text before any @ is taken, trimmed and lower-cased (letters, digits, dots, hyphens and underscores). Empty or anything else: 400 "Please enter a valid username"; taken: 409 "This email already exists".
-   * @maxLength 254
-   */
-  email: string;
-  /** @maxLength 253 */
-  domain: string;
+  email: MailboxUsername;
+  domain: MailDomain;
   password: MailboxPassword;
 };

@@ -7,9 +7,10 @@ import type { Error } from './error';
 
 /**
  * The request breaks a rule of this contract; the message names the field ("body/name must …").
-Among them: malformed JSON, a wrong type, a value out of its range or pattern, and text
-PostgreSQL cannot store: a NUL character (`\u0000`) or a lone UTF-16 surrogate, anywhere in a
-JSON body, a query or path value, or a multipart field or file name.
+Among them: malformed JSON, JSON nested deeper than 100 levels, a wrong type, a value out of
+its range or pattern, and text PostgreSQL cannot store: a NUL character (`\u0000`) or a lone
+UTF-16 surrogate, anywhere in a JSON body's declared properties (and anywhere in a row or
+jsonb value), a query or path value, or a declared multipart field or file name.
 
  */
 export type BadRequestResponse = Error;

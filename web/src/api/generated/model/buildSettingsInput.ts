@@ -15,35 +15,35 @@ export interface BuildSettingsInput {
    * The folder of the upload that holds the app (a monorepo's apps/web).
    * @maxLength 256
    * @nullable
-   * @pattern ^[^\u0000\r\n\\]*$
+   * @pattern ^[^\u0000\r\n\\\uD800-\uDFFF]*$
    */
   root_directory?: string | null;
   /**
    * Replaces npm ci / npm install, the virtualenv's pip install or composer install.
    * @maxLength 1024
    * @nullable
-   * @pattern ^[^\u0000\r\n]*$
+   * @pattern ^[^\u0000\r\n\uD800-\uDFFF]*$
    */
   install_command?: string | null;
   /**
    * Replaces npm run build (also makes a Static upload build).
    * @maxLength 1024
    * @nullable
-   * @pattern ^[^\u0000\r\n]*$
+   * @pattern ^[^\u0000\r\n\uD800-\uDFFF]*$
    */
   build_command?: string | null;
   /**
    * Node sites: the command that serves the app on $PORT (replaces scripts.start or the main file).
    * @maxLength 1024
    * @nullable
-   * @pattern ^[^\u0000\r\n]*$
+   * @pattern ^[^\u0000\r\n\uD800-\uDFFF]*$
    */
   start_command?: string | null;
   /**
    * Static builds: the folder the build writes (dist, build, out, …), relative to the root directory.
    * @maxLength 256
    * @nullable
-   * @pattern ^[^\u0000\r\n\\]*$
+   * @pattern ^[^\u0000\r\n\\\uD800-\uDFFF]*$
    */
   output_directory?: string | null;
 }

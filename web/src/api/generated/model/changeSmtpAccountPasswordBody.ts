@@ -9,6 +9,7 @@ export type ChangeSmtpAccountPasswordBody = {
   /**
    * @minLength 1
    * @maxLength 254
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   email: string;
   password: MailboxPassword;

@@ -5,6 +5,9 @@
  */
 
 export type CheckSubdomainBody = {
-  /** @maxLength 253 */
+  /**
+   * @maxLength 253
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   subdomain: string;
 };

@@ -5,6 +5,9 @@
  */
 
 export type CompleteTestPaymentBody = {
-  /** @maxLength 128 */
+  /**
+   * @maxLength 128
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   order_id: string;
 };

@@ -5,6 +5,10 @@
  */
 
 /**
- * Path → lower-case hex SHA-256 of the file's bytes.
+ * Path → lower-case hex SHA-256 of the file's bytes. A path (`x-propertyNames`; OpenAPI 3.0 has
+no propertyNames) is relative and '/'-separated: no NUL, control character or backslash, no
+leading '/' or drive letter, no empty, "." or ".." part, at most 1024 bytes in UTF-8; no path
+may also be a folder of another (400 naming it).
+
  */
 export type CreateManifestDeploymentBodyFiles = {[key: string]: string};

@@ -10,10 +10,13 @@ export type CreateProjectBody = {
    * Trimmed; must not be only spaces.
    * @minLength 1
    * @maxLength 100
-   * @pattern \S
+   * @pattern ^[^\u0000\uD800-\uDFFF]*[^\s\u0000\uD800-\uDFFF][^\u0000\uD800-\uDFFF]*$
    */
   projectName: string;
   subdomain: Subdomain;
-  /** @maxLength 1000 */
+  /**
+   * @maxLength 1000
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   description?: string;
 };

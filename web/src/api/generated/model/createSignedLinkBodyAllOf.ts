@@ -5,6 +5,9 @@
  */
 
 export type CreateSignedLinkBodyAllOf = {
-  /** @maxLength 64 */
+  /**
+   * @maxLength 64
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   object_id: string;
 };

@@ -22,6 +22,7 @@ literal, never as SQL; a literal the type can't hold is a 400.
 
    * @maxLength 1000
    * @nullable
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   default?: string | null;
   /** A foreign key to a column of another table of the same project (its primary key or a unique column). */

@@ -15,5 +15,6 @@ number, string, boolean, object for jsonb); for `in` an array of up to 100 of th
 export interface DbFilter {
   column: DbIdentifier;
   op: DbFilterOp;
+  /** In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
   value?: unknown;
 }

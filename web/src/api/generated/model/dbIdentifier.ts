@@ -8,7 +8,8 @@
  * A table or column name: 1 to 63 bytes (UTF-8), starting with a letter or underscore, then
 letters, digits or underscores (Unicode letters allowed), not starting with "pg_" or
 "hb_" (the platform's). Stored exactly as given (case kept) and always quoted in SQL. The
-server answers 400 naming the rule a name breaks.
+server answers 400 naming the rule a name breaks. The byte limit is `x-maxBytes`
+(OpenAPI 3.0 has no keyword for it): 63 characters that take more than 63 bytes are a 400.
 
  * @minLength 1
  * @maxLength 63

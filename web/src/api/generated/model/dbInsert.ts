@@ -7,7 +7,10 @@ import type { DbInsertRowsItem } from './dbInsertRowsItem';
 
 export interface DbInsert {
   /**
-   * One or more rows, each with the same columns (column name → value); a column left out takes its default.
+   * One or more rows, each with the same columns (column name → value); a column left out
+takes its default. Each name is a column of the table (DbIdentifier; `x-propertyNames`
+states it, as OpenAPI 3.0 has no propertyNames). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more).
+
    * @minItems 1
    * @maxItems 1000
    */

@@ -5,6 +5,7 @@
  */
 
 /**
- * Column name → new value.
+ * Column name → new value. Each name is a column of the table (DbIdentifier, `x-propertyNames`). A column's value: a JSON value of the column's type; in a json or jsonb column no string or property name may hold a NUL (PostgreSQL's jsonb can't store \\u0000), and the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more).
+
  */
 export type DbUpdateValues = { [key: string]: unknown };

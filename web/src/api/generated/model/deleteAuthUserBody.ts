@@ -6,7 +6,10 @@
 import type { Email } from './email';
 
 export type DeleteAuthUserBody = {
-  /** @maxLength 64 */
+  /**
+   * @maxLength 64
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   user_id: string;
   /** When given, must be the email of the user with this user_id (else 400). */
   email?: Email;

@@ -8,6 +8,7 @@ export type DeleteProjectBody = {
   /**
    * Must equal the project's subdomain (compared trimmed and in lower case), else 400.
    * @maxLength 253
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   confirm: string;
 };

@@ -7,5 +7,6 @@
 /**
  * The device_token this client got from an earlier sign-in of this account (optional).
  * @maxLength 256
+ * @pattern ^[^\u0000\uD800-\uDFFF]*$
  */
 export type DeviceToken = string;

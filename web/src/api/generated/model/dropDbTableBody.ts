@@ -7,6 +7,10 @@ import type { DbIdentifier } from './dbIdentifier';
 
 export type DropDbTableBody = {
   name: DbIdentifier;
-  /** @maxLength 63 */
+  /**
+   * Must equal `name` (else 400 "body/confirm must equal the table's name").
+   * @maxLength 63
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   confirm: string;
 };

@@ -8,6 +8,7 @@ export type EndUserConfirmEmailBody = {
   /**
    * @minLength 1
    * @maxLength 256
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   token: string;
 };

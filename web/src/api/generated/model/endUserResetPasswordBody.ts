@@ -9,6 +9,7 @@ export type EndUserResetPasswordBody = {
   /**
    * @minLength 1
    * @maxLength 256
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   token: string;
   password: NewPassword;

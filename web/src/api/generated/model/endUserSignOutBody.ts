@@ -8,6 +8,7 @@ export type EndUserSignOutBody = {
   /**
    * @minLength 1
    * @maxLength 512
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   refresh_token: string;
 };

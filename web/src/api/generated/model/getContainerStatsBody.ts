@@ -5,8 +5,14 @@
  */
 
 export type GetContainerStatsBody = {
-  /** @maxLength 64 */
+  /**
+   * @maxLength 64
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   uid?: string;
-  /** @maxLength 253 */
+  /**
+   * @maxLength 253
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   domain?: string;
 };

@@ -8,6 +8,7 @@ export type GetProjectDetailsBody = {
   /**
    * @minLength 1
    * @maxLength 64
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   project_id: string;
 };

@@ -5,6 +5,9 @@
  */
 
 export type GetSmtpDomainDetailsBody = {
-  /** @maxLength 64 */
+  /**
+   * @maxLength 64
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   project_id?: string;
 };

@@ -8,6 +8,7 @@ export type ListSignedLinksBody = {
   /**
    * Only the links of this file.
    * @maxLength 64
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   object_id?: string;
 };

@@ -13,5 +13,6 @@ one number"), one of ! @ # $ % ^ & * ("Must contain one special character"). Sto
 as an Argon2id hash.
 
  * @maxLength 1024
+ * @pattern ^[^\u0000\uD800-\uDFFF]*$
  */
 export type MailboxPassword = string;

@@ -8,6 +8,6 @@
  * A person's name; trimmed, and must not be only spaces.
  * @minLength 1
  * @maxLength 200
- * @pattern \S
+ * @pattern ^[^\u0000\uD800-\uDFFF]*[^\s\u0000\uD800-\uDFFF][^\u0000\uD800-\uDFFF]*$
  */
 export type Name = string;

@@ -11,5 +11,6 @@ passwords and ones that contain the e-mail's local part or the name (400 with th
 
  * @minLength 8
  * @maxLength 1024
+ * @pattern ^[^\u0000\uD800-\uDFFF]*$
  */
 export type NewPassword = string;

@@ -8,5 +8,6 @@
  * A password as typed at sign-in (or the current password); the rules for new ones are NewPassword's.
  * @minLength 1
  * @maxLength 1024
+ * @pattern ^[^\u0000\uD800-\uDFFF]*$
  */
 export type Password = string;

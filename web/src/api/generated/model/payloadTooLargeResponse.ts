@@ -6,7 +6,7 @@
 import type { Error } from './error';
 
 /**
- * The body is larger than allowed: 1 MiB for JSON; for uploads the file limit (`MAX_UPLOAD_BYTES`,
+ * The body is larger than allowed: 1 MiB for JSON (JSON_MAX_BYTES); for uploads the file limit (`MAX_UPLOAD_BYTES`,
 100 MiB by default) or the plan's storage quota. The message names the limit.
 
  */

@@ -8,6 +8,7 @@ export type RemoveSmtpAccountBody = {
   /**
    * @minLength 1
    * @maxLength 254
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   email: string;
 };

@@ -8,6 +8,7 @@ export type RunDbSqlBody = {
   /**
    * @minLength 1
    * @maxLength 100000
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   query: string;
 };

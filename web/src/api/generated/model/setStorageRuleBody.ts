@@ -9,4 +9,6 @@ import type { StorageAccess } from './storageAccess';
 export type SetStorageRuleBody = {
   folder: StorageFolder;
   access: StorageAccess;
+  /** Whether the files it governs are public (StoragePublic). Absent: the rule keeps its current flag (false for a new rule). */
+  public?: boolean;
 };

@@ -3,14 +3,15 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { SiteEnvName } from './siteEnvName';
 
 export interface SiteEnvVariableInput {
+  name: SiteEnvName;
   /**
-   * @minLength 1
-   * @maxLength 256
+   * At most 32 KiB in UTF-8 (`x-maxBytes`); all of a site's names and values together at most 64 KiB, and at most 100 variables (400 past either).
+   * @maxLength 32768
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
-  name: string;
-  /** @maxLength 65536 */
   value: string;
   /** Seal the value and never show it again (default false). */
   secret?: boolean;

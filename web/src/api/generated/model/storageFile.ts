@@ -11,8 +11,16 @@ export interface StorageFile {
   object_size: number;
   /** JSON string, e.g. {"name":"cat.png"} */
   metadata: string;
-  /** Share URL; its 6th slash-separated part is the share segment. */
-  path: string;
+  /**
+   * The share URL while the developer shares the file (shareObject, bucketShareObject), null
+while it is not shared (new uploads are not): {PUBLIC_URL}/s3/object-storage/{segment}/{object_id},
+whose 6th slash-separated part is the share segment. Only in answers to the developer (the
+console, the secret key alone); absent from every answer to the publishable key or an end
+user, who download with their key (bucketDownloadObject) or a signed URL (createSignedUrl).
+
+   * @nullable
+   */
+  path?: string | null;
   /** The folder it was uploaded to ("" for the root). */
   folder?: string;
   /**

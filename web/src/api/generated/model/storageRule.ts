@@ -5,9 +5,11 @@
  */
 import type { StorageFolder } from './storageFolder';
 import type { StorageAccess } from './storageAccess';
+import type { StoragePublic } from './storagePublic';
 
 export interface StorageRule {
   folder: StorageFolder;
   access: StorageAccess;
+  public: StoragePublic;
   updated_at: string;
 }

@@ -13,7 +13,7 @@ export type SubmitContactMessageBody = {
    * Trimmed; must not be only spaces.
    * @minLength 1
    * @maxLength 5000
-   * @pattern \S
+   * @pattern ^[^\u0000\uD800-\uDFFF]*[^\s\u0000\uD800-\uDFFF][^\u0000\uD800-\uDFFF]*$
    */
   message: string;
 };

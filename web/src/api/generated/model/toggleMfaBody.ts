@@ -10,6 +10,7 @@ export type ToggleMfaBody = {
   /**
    * @minLength 1
    * @maxLength 32
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   mfa_code?: string;
 };

@@ -9,6 +9,7 @@ export type UploadObjectBody = {
   /**
    * When given, must equal the project in the path (else 400).
    * @maxLength 16384
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   project_id?: string;
   folder?: StorageFolder;

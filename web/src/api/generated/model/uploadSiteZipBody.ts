@@ -6,16 +6,18 @@
 import type { ProjectType } from './projectType';
 
 export type UploadSiteZipBody = {
-  /** The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, else 413 or 400. */
+  /** The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, each entry name at most 1024 bytes (as a manifest path), else 413 or 400. */
   file: Blob;
   /**
    * Ignored (the project's domain is used).
    * @maxLength 16384
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   domain?: string;
   /**
    * Ignored (the project in the path is used).
    * @maxLength 16384
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   projectId?: string;
   type: ProjectType;

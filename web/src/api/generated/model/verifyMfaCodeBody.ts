@@ -12,11 +12,13 @@ export type VerifyMfaCodeBody = {
    * A 6-digit TOTP code or a recovery code.
    * @minLength 1
    * @maxLength 32
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   mfa_code: string;
   /**
    * The mfa_token of the sign-in; without it the code may only complete a sign-in started from the same client address.
    * @maxLength 256
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   mfa_token?: string;
   device_token?: DeviceToken;

@@ -5,10 +5,19 @@
  */
 
 export type VerifyPaymentBody = {
-  /** @maxLength 128 */
+  /**
+   * @maxLength 128
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   order_id: string;
-  /** @maxLength 128 */
+  /**
+   * @maxLength 128
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   payment_id: string;
-  /** @maxLength 256 */
+  /**
+   * @maxLength 256
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   signature: string;
 };

@@ -3,8 +3,8 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
+import type { MailDomain } from './mailDomain';
 
 export type VerifySmtpDomainBody = {
-  /** @maxLength 253 */
-  domain: string;
+  domain: MailDomain;
 };

@@ -5,6 +5,9 @@
  */
 
 export type VerifyTokenAliasBody = {
-  /** @maxLength 4096 */
+  /**
+   * @maxLength 4096
+   * @pattern ^[^\u0000\uD800-\uDFFF]*$
+   */
   token: string;
 };

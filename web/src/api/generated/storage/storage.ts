@@ -25,6 +25,7 @@ import type {
 import type {
   BadRequestResponse,
   ConflictResponse,
+  CreateConsoleSignedUrlBody,
   CreateSignedLinkBody,
   DeleteObjects200,
   DeleteObjectsBody,
@@ -37,6 +38,7 @@ import type {
   Message,
   MethodNotAllowedResponse,
   NotFoundResponse,
+  ObjectIdBody,
   Pagination,
   PayloadTooLargeResponse,
   RangeNotSatisfiableResponse,
@@ -44,7 +46,9 @@ import type {
   RevokeSignedLinkBody,
   SetStorageRule200,
   SetStorageRuleBody,
+  SharedFile,
   SignedLinkCreated,
+  SignedUrlCreated,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UploadObject200,
@@ -60,7 +64,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * Stores one file (multipart field `file`) in the project's bucket as its owner. Counts against the plan's storage quota (413 past it). The file is private: not shared (`path` null) until shareObject. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Upload a file to a project's bucket (console)
  */
@@ -142,7 +146,7 @@ export const useUploadObject = <TError = BadRequestResponse | UnauthorizedRespon
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * A page of the bucket's files (100 per page), with the storage used against the plan's quota. Changes nothing.
+ * A page of the bucket's files (100 per page), with the storage used against the plan's quota. A shared file's `path` is its share URL; an unshared file's is null. Changes nothing.
 
  * @summary List a project's files (console)
  */
@@ -328,7 +332,8 @@ export const useDeleteObjects = <TError = BadRequestResponse | UnauthorizedRespo
  * The project's file access rules, one per folder (the empty folder "" is the whole bucket), for
 calls made with the publishable key. A file follows the rule of its folder or of the nearest
 folder above it that has one; with no rule at all, apps get no access (`none`). The secret key
-is never subject to them.
+is never subject to them. `public` says whether the folder's files are readable by anyone at
+their public URL (downloadPublicObject).
 
  * @summary List the folder access rules
  */
@@ -429,8 +434,8 @@ export function useListStorageRules<TData = Awaited<ReturnType<typeof listStorag
 
 
 /**
- * Sets (or replaces) the access rule of one folder and its subfolders, in force at once on every
-instance. At most 100 rules per project.
+ * Sets (or replaces) the access rule of one folder and its subfolders, and whether their files are
+public (`public`), in force at once on every instance. At most 100 rules per project.
 
  * @summary Set a folder's access rule
  */
@@ -837,9 +842,241 @@ export const useRevokeSignedLink = <TError = BadRequestResponse | UnauthorizedRe
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Public share link (also served at the bucket domain without the /api prefix). Streams the
-object with ETag, Range and a CSP sandbox; `download=1` asks for an attachment.
-Changes nothing.
+ * Makes the file readable by anyone who has its share link (downloadObject), without a key, until
+unshareObject. Answers the file with `path`, the share link:
+{PUBLIC_URL}/s3/object-storage/{segment}/{object_id}. A file already shared keeps its link
+(sharing twice answers the same `path`); a file shared again after unshareObject gets a new
+segment, so the old link stays dead. Another project's file, or none, is a 404.
+
+ * @summary Share a file (a public share link)
+ */
+export const getShareObjectUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/share`
+}
+
+export const shareObject = async (projectId: string,
+    objectIdBody: ObjectIdBody, options?: RequestInit): Promise<SharedFile> => {
+  
+  return customFetch<SharedFile>(getShareObjectUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      objectIdBody,)
+  }
+);}
+
+
+
+
+export const getShareObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof shareObject>>, TError,{projectId: string;data: ObjectIdBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof shareObject>>, TError,{projectId: string;data: ObjectIdBody}, TContext> => {
+
+const mutationKey = ['shareObject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof shareObject>>, {projectId: string;data: ObjectIdBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  shareObject(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ShareObjectMutationResult = NonNullable<Awaited<ReturnType<typeof shareObject>>>
+    export type ShareObjectMutationBody = ObjectIdBody
+    export type ShareObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Share a file (a public share link)
+ */
+export const useShareObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof shareObject>>, TError,{projectId: string;data: ObjectIdBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof shareObject>>,
+        TError,
+        {projectId: string;data: ObjectIdBody},
+        TContext
+      > => {
+
+      const mutationOptions = getShareObjectMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Ends the file's share link at once, on every instance (it answers 404 from then on). The file
+stays, private. Unsharing a file that is not shared is a 200. Another project's file, or
+none, is a 404.
+
+ * @summary Stop sharing a file
+ */
+export const getUnshareObjectUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/unshare`
+}
+
+export const unshareObject = async (projectId: string,
+    objectIdBody: ObjectIdBody, options?: RequestInit): Promise<Message> => {
+  
+  return customFetch<Message>(getUnshareObjectUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      objectIdBody,)
+  }
+);}
+
+
+
+
+export const getUnshareObjectMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unshareObject>>, TError,{projectId: string;data: ObjectIdBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof unshareObject>>, TError,{projectId: string;data: ObjectIdBody}, TContext> => {
+
+const mutationKey = ['unshareObject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unshareObject>>, {projectId: string;data: ObjectIdBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  unshareObject(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnshareObjectMutationResult = NonNullable<Awaited<ReturnType<typeof unshareObject>>>
+    export type UnshareObjectMutationBody = ObjectIdBody
+    export type UnshareObjectMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Stop sharing a file
+ */
+export const useUnshareObject = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unshareObject>>, TError,{projectId: string;data: ObjectIdBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof unshareObject>>,
+        TError,
+        {projectId: string;data: ObjectIdBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUnshareObjectMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * A short-lived URL that serves one of the project's files without a key (downloadSignedUrl), for
+the console's previews and downloads of files that are not shared. Nothing is stored: it ends
+at `expires_at`, or at once when the file is deleted. Another project's file, or none, is a
+404.
+
+ * @summary Create a signed URL to preview or download a file (console)
+ */
+export const getCreateConsoleSignedUrlUrl = (projectId: string,) => {
+
+
+  
+
+  return `/project/${projectId}/object-storage/sign`
+}
+
+export const createConsoleSignedUrl = async (projectId: string,
+    createConsoleSignedUrlBody: CreateConsoleSignedUrlBody, options?: RequestInit): Promise<SignedUrlCreated> => {
+  
+  return customFetch<SignedUrlCreated>(getCreateConsoleSignedUrlUrl(projectId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createConsoleSignedUrlBody,)
+  }
+);}
+
+
+
+
+export const getCreateConsoleSignedUrlMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createConsoleSignedUrl>>, TError,{projectId: string;data: CreateConsoleSignedUrlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createConsoleSignedUrl>>, TError,{projectId: string;data: CreateConsoleSignedUrlBody}, TContext> => {
+
+const mutationKey = ['createConsoleSignedUrl'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createConsoleSignedUrl>>, {projectId: string;data: CreateConsoleSignedUrlBody}> = (props) => {
+          const {projectId,data} = props ?? {};
+
+          return  createConsoleSignedUrl(projectId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateConsoleSignedUrlMutationResult = NonNullable<Awaited<ReturnType<typeof createConsoleSignedUrl>>>
+    export type CreateConsoleSignedUrlMutationBody = CreateConsoleSignedUrlBody
+    export type CreateConsoleSignedUrlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse
+
+    /**
+ * @summary Create a signed URL to preview or download a file (console)
+ */
+export const useCreateConsoleSignedUrl = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createConsoleSignedUrl>>, TError,{projectId: string;data: CreateConsoleSignedUrlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createConsoleSignedUrl>>,
+        TError,
+        {projectId: string;data: CreateConsoleSignedUrlBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateConsoleSignedUrlMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Public share link (also served at the bucket domain without the /api prefix), while the
+developer shares the file: after unshareObject (or bucketUnshareObject) the same link answers
+404 at once, and sharing again makes a new segment. Streams the object with ETag, Range and a
+CSP sandbox; `download=1` asks for an attachment. Changes nothing.
 
  * @summary Download a file by its public share link
  */
