@@ -1,5 +1,7 @@
-// A folder as a zip archive, for `hostbase deploy` (fflate's zip writer, the CLI's one dependency: the
-// browser client does not import this file).
+// A folder as a zip archive, for `hostbase deploy`: fflate writes the archive (headers, UTF-8 names,
+// the central directory; the CLI's one dependency, which the browser client does not import), and
+// node:zlib deflates and checksums each file. fflate's own deflate is JavaScript: measured on a
+// 5,000-file, 100 MB folder it took over 4 times as long as zlib's, for a larger archive.
 // Symbolic links are followed only while they stay inside the folder; one that leads out of it (or
 // nowhere) stops the deploy: its target could be any file of the machine.
 // Installed dependencies are left out (node_modules, a Python virtualenv): the platform installs
@@ -8,7 +10,8 @@
 // served as it is, without composer.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Zip, ZipDeflate } from 'fflate';
+import zlib from 'node:zlib';
+import { Zip, type ZipInputFile } from 'fflate';
 
 export class ZipRefused extends Error {}
 
@@ -84,12 +87,17 @@ export function zipEntries(entries: ZipEntry[]): Buffer {
   });
   for (const e of entries) {
     const data = fs.readFileSync(e.file);
-    const file = new ZipDeflate(e.name, { level: 6 });
-    file.mtime = Math.max(DOS_EPOCH, fs.statSync(e.file).mtimeMs);
-    file.os = 3; // Unix: the mode below means something
-    file.attrs = (0o100644 << 16) >>> 0;
+    const file: ZipInputFile = {
+      filename: e.name,
+      size: data.length,
+      crc: zlib.crc32(data),
+      compression: 8, // deflate
+      mtime: Math.max(DOS_EPOCH, fs.statSync(e.file).mtimeMs),
+      os: 3, // Unix: the mode below means something
+      attrs: (0o100644 << 16) >>> 0,
+    };
     zip.add(file);
-    file.push(data, true);
+    file.ondata!(null, zlib.deflateRawSync(data), true);
     if (failed) throw failed;
     if (size > 0xffffffff) throw new ZipRefused('the folder is too large for one archive (4 GiB)');
   }
