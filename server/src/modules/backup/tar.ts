@@ -49,6 +49,8 @@ export class TarWriter {
       entry = this.pack.entry({ name, size, mode: 0o600, mtime: new Date(), type: 'file' }, (err) => (err ? reject(err) : resolve()));
     });
     written.catch(() => undefined);
+    // Reported by the throw below (and by finish()), not as an unhandled 'error' event.
+    entry.on('error', () => undefined);
     const hash = crypto.createHash('sha256');
     let count = 0;
     try {
@@ -119,7 +121,13 @@ export async function extractTar(
   const gunzip = zlib.createGunzip();
   const tail = new TailKeeper();
   const extract = tar.extract();
-  const fail = (err: Error) => extract.destroy(err);
+  // The first failure is the one to report: the streams it tears down after it only say they were destroyed.
+  let cause: Error | undefined;
+  const fail = (err: Error) => {
+    cause ??= err;
+    extract.destroy(err);
+  };
+  extract.on('error', (err: Error) => (cause ??= err));
   input.on('error', fail);
   gunzip.on('error', fail);
   tail.on('error', fail);
@@ -155,7 +163,7 @@ export async function extractTar(
   } catch (err) {
     extract.destroy();
     input.destroy();
-    throw archiveError(err);
+    throw archiveError(err instanceof ArchiveError ? err : (cause ?? err));
   }
   if (!tail.ended()) throw new ArchiveError('the archive is truncated (it ends before its last entry or end marker)');
   return entries;
