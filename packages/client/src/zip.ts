@@ -1,7 +1,8 @@
 // A folder as a zip archive, for `hostbase deploy`: fflate writes the archive (headers, UTF-8 names,
 // the central directory; the CLI's one dependency, which the browser client does not import), and
-// node:zlib deflates and checksums each file. fflate's own deflate is JavaScript: measured on a
-// 5,000-file, 100 MB folder it took over 4 times as long as zlib's, for a larger archive.
+// node:zlib deflates and checksums each file. fflate's own deflate is JavaScript: on the same
+// 2,000 files (38 MB, alternated in one process) it took 1.2 to 2.9 times as long as zlib's at the
+// same level and wrote 6 % more.
 // Symbolic links are followed only while they stay inside the folder; one that leads out of it (or
 // nowhere) stops the deploy: its target could be any file of the machine.
 // Installed dependencies are left out (node_modules, a Python virtualenv): the platform installs
