@@ -19,6 +19,7 @@ import { siteKeyPrefix } from '../hosting/site-files';
 import {
   ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, type ArchiveData, type ArchivedTable, type Manifest, type Row,
 } from './backup.format';
+import { BackupError } from './backup.errors';
 import { zipManifest } from './manifest-zip';
 import { TarWriter } from './tar';
 
@@ -35,12 +36,7 @@ export interface BackupDeps {
   mailHost?: string;
 }
 
-export class BackupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BackupError';
-  }
-}
+export { BackupError };
 
 const PAGE_ROWS = 5000;
 

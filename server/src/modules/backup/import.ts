@@ -20,7 +20,8 @@ import { envNameProblem } from '../hosting/site-env';
 import { siteKeyPrefix } from '../hosting/site-files';
 import { objectKey } from '../storage/storage.service';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, ENTRY_NAME, type ArchiveData, type ArchivedTable, type Manifest, type Row } from './backup.format';
-import { BackupError, type BackupDeps } from './export';
+import { BackupError } from './backup.errors';
+import type { BackupDeps } from './export';
 import { ArchiveError, extractTar } from './tar';
 import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../../lib/json-limits';
 
