@@ -11,7 +11,7 @@
 //   GETs of a deployed static site (Host: {sub}.localhost) 30 %
 // Printed: requests a second achieved, p50/p99 latency per kind and overall, errors (a failed
 // request or any answer but the expected 2xx), and the server's RSS at the start of the traffic,
-// after the warm-up (the first 10 %) and at the end. Goal (issue 17): 0 errors, RSS growth < 10 %.
+// after the warm-up (the first 10 %) and at the end. Goal (no leak under steady traffic): 0 errors, RSS growth < 10 %.
 // Options (env): SOAK_SECONDS, SOAK_RATE, DATABASE_URL, BENCH_SERVER=tsx|dist.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

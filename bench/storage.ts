@@ -14,7 +14,7 @@
 // "on disk" (plus a `sync`), with ratios to cp and cat. The server's RSS is sampled every 5 ms
 // during each upload: the baseline (before the first upload) and what the upload added are
 // printed apart. Figures only: nothing here asserts anything about time.
-// Goal (issue 3): ≥ 0.7 × cp, peak RSS < 150 MB.
+// Goal (uploads near disk speed, memory flat whatever the size): ≥ 0.7 × cp, peak RSS < 150 MB.
 // Options (env): BENCH_MIB (default 256), BENCH_DIR (default the OS temp dir), BENCH_ROUNDS,
 // BENCH_SERVER=tsx|dist (default: dist when built), BENCH_NODE_CLIENT=0 to skip the Node client,
 // BENCH_CPU_PROF=<dir> for a server CPU profile.

@@ -7,7 +7,7 @@
 // sources through tsx when dist/ is missing), signs up (or in), uploads BENCH_MIB (default 256)
 // MiB of random bytes with curl to the storage API, samples the server's RSS every 5 ms and
 // prints: RSS once up, the peak during the upload, and VmHWM (the kernel's own peak since the
-// process started, start-up included). Goal (issue 17): PGlite fresh < 250 MB, reopened < 150 MB.
+// process started, start-up included). Goal (small instances, several per host): PGlite fresh < 250 MB, reopened < 150 MB.
 // The server runs with `npm start`'s flags and MALLOC_ARENA_MAX (scripts/server-process.mjs; BENCH_MALLOC_ARENA_MAX='' for glibc's default).
 // Options (env): BENCH_MIB, BENCH_DIR (default the OS temp dir), BENCH_SERVER=tsx|dist,
 // BENCH_ONLY=fresh,reopened,postgres (a subset), BENCH_NODE_FLAGS (extra flags for the server).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The console's weight and a cold landing load in headless Chromium (issue 16).
+// The console's weight and a cold landing load in headless Chromium (what a first visit costs).
 //
 // 1. The build: each file raw, gzip and brotli (the copies web/precompress.mts wrote), and the
 //    JavaScript the landing page (/) loads before it renders.
@@ -7,7 +7,8 @@
 //    browser context each time, side by side:
 //      hostbase     the real server (tsx server/src/server.ts, PGlite) serving web/dist compressed
 //      identity     the same build, no compression and no prerendered pages (a plain static
-//                   server answering the shell, as before issue 16)
+//                   server answering the shell, as before prerendering
+//                   and compression)
 //      baseline     --baseline <dir>: another build (e.g. main's) served the same plain way
 //    Per target: bytes over the wire (JavaScript, total; headers included, as Chromium counts
 //    them), the time until the hero's text is painted, first contentful paint, and the layout
@@ -109,7 +110,7 @@ function freePort() {
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.json': 'application/json' };
 
-/** A build served as it was before issue 16: files as they are, index.html for client routes. */
+/** A build served as it was before prerendering and compression: files as they are, index.html for client routes. */
 async function plainServer(dir) {
   const port = await freePort();
   const server = http.createServer((req, res) => {

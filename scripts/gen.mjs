@@ -28,7 +28,7 @@ function genServer(outDir) {
   fs.writeFileSync(dts, HEADER + fs.readFileSync(dts, 'utf8'));
   const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'), { merge: true });
   // The server reads this at start instead of parsing the YAML: YAML.parse took ~210 ms and grew
-  // the heap by ~40 MB of garbage that V8 kept as free pages (issue 17, bench/upload-memory.ts);
+  // the heap by ~40 MB of garbage that V8 kept as free pages (bench/upload-memory.ts);
   // JSON.parse takes ~3 ms. JSON has no comments: the warning is a key the server drops.
   fs.writeFileSync(path.join(outDir, 'openapi.json'), JSON.stringify({ '//': 'DO NOT EDIT. Generated from openapi.yaml by `npm run gen`.', document: spec }) + '\n');
   const ops = [];

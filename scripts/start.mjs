@@ -47,7 +47,7 @@ if (build && stale('dist/.stamp', 'dist/server/src/server.js', ['server/src', 's
   run(bin('tsc'), ['-p', 'tsconfig.build.json']);
   fs.writeFileSync(path.join(root, 'dist/.stamp'), new Date().toISOString());
 }
-if (build && stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml'])) {
+if (build && stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml', 'docs'])) {
   console.log('hostbase: building the web console…');
   run(bin('vite'), ['build', '--config', 'web/vite.config.mts', '--logLevel', 'warn']);
   fs.writeFileSync(path.join(root, 'web/dist/.stamp'), new Date().toISOString());

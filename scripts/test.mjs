@@ -9,6 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// On a fresh clone `npm test` installs what the tests need first, as `npm start` does.
+if (!fs.existsSync(path.join(root, 'node_modules/.bin/jest'))) {
+  console.log('hostbase: installing dependencies (first run)…');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: root });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--no-warnings'].filter(Boolean).join(' ') };
 const jest = path.join(root, 'node_modules/.bin/jest');
 const args = process.argv.slice(2);

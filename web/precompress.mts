@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/i;
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|md|xml|webmanifest)$/i;
 /** Below this a compressed copy saves less than a packet. */
 const MIN_BYTES = 256;
 

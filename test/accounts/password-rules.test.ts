@@ -1,4 +1,4 @@
-// Issue 19, finding 2: guessable passwords are refused, with the same rules on register, reset and
+// Guessable passwords are refused, with the same rules on register, reset and
 // change: 8 characters, none of the 10,000 most common passwords, nothing containing the e-mail's
 // local part or the name (case-insensitive).
 import type { LightMyRequestResponse } from 'fastify';

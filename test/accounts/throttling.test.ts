@@ -1,4 +1,4 @@
-// Issue 19, finding 1: nobody can lock a developer out. Failed sign-ins are counted per account and
+// Nobody can lock a developer out. Failed sign-ins are counted per account and
 // client address, per address, and per account for clients without the account's device token;
 // waits grow; the owner's right password from another address still works. MFA codes count only
 // against a valid challenge, and too many wrong ones use the challenge up, not the account.
@@ -48,7 +48,7 @@ const login = (email: string, password: string, ip: string, device_token?: strin
   post('/verify_user', { email, password, ...(device_token ? { device_token } : {}) }, { ip });
 const RATE_LIMITED = /^Too many attempts\. Try again in \d+ (seconds|minutes)\.$/;
 
-describe('finding 1: wrong passwords from one address', () => {
+describe('wrong passwords from one address', () => {
   test('slow that address down, then block it (growing waits); the owner from another address signs in', async () => {
     const owner = await signUp();
     const attacker = '10.19.200.1';
@@ -220,7 +220,7 @@ describe('MFA: codes count only against a valid challenge', () => {
     return String(n).padStart(6, '0');
   }
 
-  test('finding 1: wrong codes without the challenge token, from another address, change nothing', async () => {
+  test('wrong codes without the challenge token, from another address, change nothing', async () => {
     const owner = await mfaOwner();
     const ownerIp = freshIp();
     const challenge = await login(owner.email, owner.password, ownerIp);

@@ -1,4 +1,4 @@
-// Issue 19 for a project's end users: the same sign-in throttling as developers (nobody can lock a
+// A project's end users get the same sign-in throttling as developers (nobody can lock a
 // user out from another address; a device token skips the ceiling), reset requests throttled the
 // same way, and the same password rules, which a project may relax in its auth settings.
 import { Writable } from 'node:stream';

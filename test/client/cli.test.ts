@@ -140,7 +140,8 @@ describe('with a stored sign-in', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Deploying 3 files`);
     expect(r.stdout).toMatch(/as Static/);
-    expect(r.stdout).toMatch(/Deployment \S+ is live: http:\/\//);
+    // The site's address as the platform gives it (site_url): PUBLIC_URL's scheme and port kept.
+    expect(r.stdout).toMatch(new RegExp(`Deployment \\S+ is live: http://${site.subdomain}\\.localhost:3000\n`));
     const host = site.host;
     expect((await request(port, 'GET', '/', undefined, { host })).body).toContain('deployed by the cli');
     expect((await request(port, 'GET', '/docs/home.html', undefined, { host })).body).toContain('deployed by the cli');

@@ -1,4 +1,4 @@
-// Custom domains (issue 15): the API's rules against a real local DNS server, and end to end
+// Custom domains: the API's rules against a real local DNS server, and end to end
 // against Pebble (Let's Encrypt's ACME test server): a verified domain gets a certificate that
 // chains to Pebble's root, its site is served over HTTPS by SNI, plain HTTP redirects there, and
 // an unverified domain gets neither a site nor a certificate.

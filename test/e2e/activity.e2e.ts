@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
@@ -27,18 +28,8 @@ maybe('activity and errors journey', () => {
 
   test('create a project, fail a deploy, read both on the dashboard', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Activity Owner');
-    await page.getByLabel('Email').fill(`activity-${stamp}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    await page.getByRole('button', { name: 'New Project' }).first().click();
-    await page.getByLabel('Project name').fill('Shop');
-    await page.getByLabel('Subdomain').fill(`shop-${stamp}`);
-    await page.getByText('Subdomain is available').waitFor();
-    await page.getByRole('button', { name: 'Create Project' }).click();
-    await page.locator('.project-card .project-link').first().click();
+    await signUp(page, { name: 'Activity Owner', email: `activity-${stamp}@example.com` });
+    await createProject(page, { name: 'Shop', subdomain: `shop-${stamp}` });
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     const activity = page.getByRole('list', { name: 'Project activity' });

@@ -2,6 +2,7 @@
 // moves): sign up, Pro's Get Started on the pricing page, the test checkout, and Settings → Billing
 // showing Pro, its limits and the paid order. Screenshots go to artifacts/e2e/billing/.
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
@@ -27,11 +28,7 @@ maybe('plan upgrade journey', () => {
     await page.goto('/pricing');
     await page.locator('article', { has: page.getByRole('heading', { name: 'Pro' }) }).getByRole('link', { name: 'Get Started' }).click();
     await page.waitForURL('**/auth/signup');
-    await page.getByLabel('Full name').fill('Grace Hopper');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    await signUp(page, { name: 'Grace Hopper', email, onForm: true });
   });
 
   test("a signed-in developer's Get Started on Pro opens the test checkout; paying upgrades to Pro", async () => {

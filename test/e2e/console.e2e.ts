@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
@@ -55,17 +56,19 @@ maybe('console journey', () => {
 
   test('sign up lands on the empty projects list', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Ada Lovelace');
-    await page.getByLabel('Email').fill(email);
-    // The strength meter (zxcvbn-ts, loaded with this screen) judges what is typed.
-    await page.getByLabel('Password').fill('password');
-    await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very weak"]')).waitFor();
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very strong"]')).waitFor();
-    await b.shot('signup');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    await signUp(page, {
+      name: 'Ada Lovelace',
+      email,
+      password,
+      beforeSubmit: async () => {
+        // The strength meter (zxcvbn-ts, loaded with this screen) judges what is typed.
+        await page.getByLabel('Password').fill('password');
+        await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very weak"]')).waitFor();
+        await page.getByLabel('Password').fill(password);
+        await page.getByRole('meter', { name: 'Strength' }).and(page.locator('[aria-valuetext="Very strong"]')).waitFor();
+        await b.shot('signup');
+      },
+    });
     await page.getByText('No projects yet').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
     // The device token for this account is kept for later sign-ins.
@@ -91,22 +94,17 @@ maybe('console journey', () => {
   test('create a project with a checked subdomain', async () => {
     const { page } = b;
     await page.goto('/console');
-    await page.getByRole('button', { name: 'New Project' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'New Project' });
-    await dialog.getByLabel('Project name').fill('E2E Demo');
-    await dialog.getByLabel('Description').fill('Made by the browser journey');
-    await dialog.getByLabel('Subdomain').fill(subdomain);
-    await dialog.getByText('Subdomain is available').waitFor();
-    await b.shot('new-project');
-    await dialog.getByRole('button', { name: 'Create Project' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    const card = page.locator('.project-card', { hasText: 'E2E Demo' });
-    await card.waitFor();
-    expect(await card.locator('.project-domain').textContent()).toContain(subdomain);
-    await b.shot('projects');
-    await card.getByRole('link').click();
+    projectId = await createProject(page, {
+      name: 'E2E Demo',
+      description: 'Made by the browser journey',
+      subdomain,
+      beforeCreate: () => b.shot('new-project'),
+      onCard: async (card) => {
+        expect(await card.locator('.project-domain').textContent()).toContain(subdomain);
+        await b.shot('projects');
+      },
+    });
     await page.waitForURL(/\/project\/[^/]+\/authentication$/);
-    projectId = decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
     expect(projectId).toBeTruthy();
   });
 

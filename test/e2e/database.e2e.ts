@@ -4,6 +4,7 @@
 // the SQL box says it needs PostgreSQL; drop the table after typing its name.
 // Screenshots go to artifacts/e2e/database/.
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
@@ -35,23 +36,9 @@ maybe('database journey', () => {
 
   test('a developer signs up, creates a project and opens the Database screen', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Edgar Codd');
-    await page.getByLabel('Email').fill(`db-${stamp}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    devToken = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
+    devToken = await signUp(page, { name: 'Edgar Codd', email: `db-${stamp}@example.com` });
     expect(devToken).toBeTruthy();
-    await page.getByRole('button', { name: 'New Project' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'New Project' });
-    await dialog.getByLabel('Project name').fill('Notes App');
-    await dialog.getByLabel('Subdomain').fill(`notes-${stamp}`);
-    await dialog.getByText('Subdomain is available').waitFor();
-    await dialog.getByRole('button', { name: 'Create Project' }).click();
-    await page.locator('.project-card', { hasText: 'Notes App' }).getByRole('link').click();
-    await page.waitForURL(/\/project\/[^/]+\//);
-    projectId = decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
+    projectId = await createProject(page, { name: 'Notes App', subdomain: `notes-${stamp}` });
 
     // The section nav leads to the screen.
     await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Database' }).click();

@@ -76,6 +76,15 @@ maybe('API reference and page policies', () => {
     await expect(panel.textContent()).resolves.toContain(`HB=${server.url}/api`);
     await b.shot('docs-page');
     expect(b.cspViolations()).toEqual([]);
+    // The guides for running a platform (docs/ of the repository) are served beside the page.
+    await page.getByRole('navigation', { name: 'Documentation sections' }).getByRole('link', { name: 'Running Hostbase' }).click();
+    await page.waitForURL(/#running$/);
+    const guide = await page.locator('#running ~ ul').getByRole('link', { name: 'Configuration' }).getAttribute('href');
+    expect(guide).toBe('/docs/configuration.md');
+    const res = await page.goto(guide!);
+    expect(res?.headers()['content-type']).toBe('text/markdown; charset=utf-8');
+    await page.getByText('Every variable is optional').waitFor();
+    expect(b.cspViolations()).toEqual([]);
   });
 
   test('the console renders under its policy', async () => {

@@ -4,6 +4,7 @@
 // it) first without and then with its records, add a mailbox and see it listed, active, with its
 // quota in MB. Screenshots go to artifacts/e2e/email/.
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 import { startTestDns, type TestDns } from '../smtp/dns-server';
 
@@ -34,22 +35,8 @@ maybe('email journey', () => {
 
   test('a developer signs up, creates a project and opens the Email screen', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Radia Perlman');
-    await page.getByLabel('Email').fill(`mail-${stamp}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    devToken = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
-    await page.getByRole('button', { name: 'New Project' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'New Project' });
-    await dialog.getByLabel('Project name').fill('Mail App');
-    await dialog.getByLabel('Subdomain').fill(`mail-${stamp}`);
-    await dialog.getByText('Subdomain is available').waitFor();
-    await dialog.getByRole('button', { name: 'Create Project' }).click();
-    await page.locator('.project-card', { hasText: 'Mail App' }).getByRole('link').click();
-    await page.waitForURL(/\/project\/[^/]+\//);
-    projectId = decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
+    devToken = await signUp(page, { name: 'Radia Perlman', email: `mail-${stamp}@example.com` });
+    projectId = await createProject(page, { name: 'Mail App', subdomain: `mail-${stamp}` });
     await page.goto(`/project/${encodeURIComponent(projectId)}/email`);
     await page.getByLabel('Domain name').waitFor();
     // Embedded PGlite: no mail servers can attach, and the screen says so.

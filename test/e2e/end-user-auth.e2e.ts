@@ -4,6 +4,7 @@
 // sets a new password and signs in through the app API with the project's auth API key; then
 // the same for the email verification link. Screenshots go to artifacts/e2e/end-user-auth/.
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { createProject, signUp } from './helpers/console';
 import { waitForMail } from './helpers/mail';
 import { startServer, type RunningServer } from './helpers/server';
 
@@ -44,24 +45,11 @@ maybe('end-user auth journey', () => {
 
   test('a developer signs up and creates a project', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Katherine Johnson');
-    await page.getByLabel('Email').fill(devEmail);
-    await page.getByLabel('Password').fill(devPassword);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    devToken = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
+    devToken = await signUp(page, { name: 'Katherine Johnson', email: devEmail, password: devPassword });
     expect(devToken).toBeTruthy();
 
-    await page.getByRole('button', { name: 'New Project' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'New Project' });
-    await dialog.getByLabel('Project name').fill('Reader App');
-    await dialog.getByLabel('Subdomain').fill(`reader-${stamp}`);
-    await dialog.getByText('Subdomain is available').waitFor();
-    await dialog.getByRole('button', { name: 'Create Project' }).click();
-    await page.locator('.project-card', { hasText: 'Reader App' }).getByRole('link').click();
+    projectId = await createProject(page, { name: 'Reader App', subdomain: `reader-${stamp}` });
     await page.waitForURL(/\/project\/[^/]+\/authentication$/);
-    projectId = decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
     expect(projectId).toBeTruthy();
   });
 

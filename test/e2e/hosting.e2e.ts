@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 
 const hasZip = (() => {
@@ -48,18 +49,8 @@ maybe('hosting journey', () => {
 
   test('deploy, redeploy and roll back', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Site Owner');
-    await page.getByLabel('Email').fill(`site-${stamp}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    await page.getByRole('button', { name: 'New Project' }).first().click();
-    await page.getByLabel('Project name').fill('Site');
-    await page.getByLabel('Subdomain').fill(`site-${stamp}`);
-    await page.getByText('Subdomain is available').waitFor();
-    await page.getByRole('button', { name: 'Create Project' }).click();
-    await page.locator('.project-card .project-link').first().click();
+    await signUp(page, { name: 'Site Owner', email: `site-${stamp}@example.com` });
+    await createProject(page, { name: 'Site', subdomain: `site-${stamp}` });
     await page.getByRole('link', { name: 'Hosting' }).click();
     await page.getByText('No deployments yet').waitFor();
 

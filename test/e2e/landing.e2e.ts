@@ -1,4 +1,4 @@
-// The marketing site delivered fast (issue 16), in Debian's Chromium against the real server: the
+// The marketing site delivered fast (a visitor's first impression), in Debian's Chromium against the real server: the
 // landing and pricing pages arrive prerendered (their text in the HTML, their stylesheet inline,
 // allowed by hash: no policy violation), every script comes compressed, nothing shifts as React
 // takes the page over, and the links then navigate in the page. robots.txt and sitemap.xml are

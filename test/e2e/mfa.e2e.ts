@@ -2,6 +2,7 @@
 // sign out, sign in with a code in the six boxes. Screenshots go to artifacts/e2e/mfa/.
 import { generate } from 'otplib';
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
+import { signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
@@ -36,12 +37,7 @@ maybe('MFA journey', () => {
 
   test('turn on two-factor authentication in Settings', async () => {
     const { page } = b;
-    await page.goto('/auth/signup');
-    await page.getByLabel('Full name').fill('Grace Hopper');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    await signUp(page, { name: 'Grace Hopper', email, password });
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('switch', { name: 'Two-factor authentication' }).click();

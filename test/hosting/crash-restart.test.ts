@@ -1,4 +1,4 @@
-// Issue 19, finding 6: a crash mid-deploy. The real server runs as a child process (through tsx,
+// A crash mid-deploy leaves nothing half done. The real server runs as a child process (through tsx,
 // from the sources), is killed with SIGKILL while it extracts and stores a zip of a few thousand
 // files, and is started again on the same DATA_DIR and database. Then the deployment is failed
 // ("interrupted by a restart"), the previously live one still serves, no temp folder or partial

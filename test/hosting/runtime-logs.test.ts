@@ -1,4 +1,5 @@
-// Hosted sites' runtime logs live in the database (runtime-logs.ts, issue 17): any instance reads
+// Hosted sites' runtime logs live in the database (runtime-logs.ts; the instance that runs a
+// site is not always the one asked): any instance reads
 // what another wrote, each deployment's log keeps only its last LOG_TAIL characters, and output
 // for a deployment that is gone is dropped without an error.
 import { buildTestApp, type TestApp } from '../helpers/app';

@@ -1,4 +1,4 @@
-// Issue 19, finding 5: hosting bytes are on the bill. A deployment's archive and extracted files
+// Hosting bytes are on the bill (else deployments would be free storage). A deployment's archive and extracted files
 // count toward the owner's storage (shown apart from files), a deploy past the plan's limit is
 // refused with 413 and keeps nothing, only the newest N deployments are kept (never the live one,
 // never one being built), and builds of dead instances are failed without touching live ones.

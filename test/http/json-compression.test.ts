@@ -1,4 +1,4 @@
-// Large JSON answers compressed when the client accepts it (issue 16), and what must stay as it
+// Large JSON answers compressed when the client accepts it (fewer bytes on slow links), and what must stay as it
 // is: small answers, a Server-Sent Events stream (an event arrives while the stream is open, not
 // held in a compressor's buffer), a stored file that is JSON (its bytes, its ETag and its ranges
 // are the file's).

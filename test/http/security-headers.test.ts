@@ -1,4 +1,4 @@
-// Browser-security headers (issue 19, finding 4), over real HTTP against the real app serving a
+// Browser-security headers (no inline script, no framing, no sniffing), over real HTTP against the real app serving a
 // console build: the console and marketing pages (any route, deep console routes included) and
 // the API reference carry a Content-Security-Policy without inline scripts (the page's own inline
 // block is allowed by its hash), no framing, nosniff, a referrer policy, and HSTS only for an

@@ -1,4 +1,4 @@
-// Slow clients and connection floods (issue 19, finding 3), over real sockets against the real
+// Slow clients and connection floods (a few clients must not hold every connection), over real sockets against the real
 // server (the front door that carries the API, the console and the hosting gateway):
 // a body trickled a byte at a time is cut off with 408, so are headers that never finish and a
 // connection that sends nothing; an idle keep-alive connection is closed; an honest upload slower
@@ -127,7 +127,7 @@ describe('slow clients are cut off (scaled-down limits)', () => {
   });
   afterAll(() => t.close());
 
-  test('finding 3: POST /api/verify_user announcing 100000 bytes and sending one byte at a time is answered 408 and closed', async () => {
+  test('POST /api/verify_user announcing 100000 bytes and sending one byte at a time is answered 408 and closed', async () => {
     const raw = await connect(port);
     raw.socket.write('POST /api/verify_user HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
     drip(raw, 150);

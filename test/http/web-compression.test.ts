@@ -1,4 +1,4 @@
-// The console's files served by content negotiation (issue 16): the build's brotli and gzip copies
+// The console's files served by content negotiation (a cold visit downloads less): the build's brotli and gzip copies
 // by Accept-Encoding and its q-values, identity otherwise, each representation with its own ETag
 // (304 only for the one asked for), Vary on all of them, byte ranges always of the identity
 // bytes; robots.txt and sitemap.xml as text and XML, never the app's page.

@@ -1,4 +1,4 @@
-// SIGTERM (issue 17): the server stops accepting connections at once, lets a request in flight
+// SIGTERM (how a balancer's rolling restart stops an instance): the server stops accepting connections at once, lets a request in flight
 // finish, stops the hosted sites it started and exits 0. A real process on a real port, with a
 // Node site whose /slow answer takes a few seconds.
 import fs from 'node:fs';

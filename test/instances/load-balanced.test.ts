@@ -1,4 +1,4 @@
-// Two platform processes behind Debian's nginx (issue 17): one PostgreSQL database, one S3 server
+// Two platform processes behind Debian's nginx (the shape of a platform on several machines): one PostgreSQL database, one S3 server
 // (s3rver), two DATA_DIRs, two ports, and a round-robin balancer on loopback that names the
 // instance of each answer (X-Upstream, nginx's $upstream_addr). The API journey runs through the
 // balancer with consecutive requests on different instances: signed in on one and used on the

@@ -1,4 +1,4 @@
-// Issue 11 end to end: the real mail servers (Postfix, Dovecot, OpenDKIM from Debian's packages,
+// Hosted mail end to end: the real mail servers (Postfix, Dovecot, OpenDKIM from Debian's packages,
 // configured by scripts/mail/setup.sh on high ports in a temp dir) against the platform's
 // PostgreSQL database. Through the API: a domain, its records served by a local DNS server,
 // verification, a mailbox; then SMTP submission (465-style, implicit TLS + AUTH), IMAP (993-style,

@@ -1,4 +1,4 @@
-// File access rules and signed links through the real app (issue 14): the publishable key under
+// File access rules and signed links through the real app: the publishable key under
 // the folder rules, the secret key with full access, two end users of one project who can't reach
 // each other's owner-only files by any endpoint, signed links that expire and are revoked, the
 // deprecated headers, another account, and hostile input.

@@ -1,4 +1,4 @@
-// Issue 19, finding 6 (storage's part): temp files an upload or a deploy's archive was being
+// A crash leaves nothing behind (storage's part): temp files an upload or a deploy's archive was being
 // written to when the process was killed are removed when the instance starts again. DATA_DIR
 // belongs to one running instance, so every temp file found at start is a crash's leftover.
 import fs from 'node:fs';

@@ -122,6 +122,8 @@ interface Project {
   subdomain: string;
   primary_domain: string;
   created_at: string;
+  /** The site's address with the platform's scheme and port (older platforms: absent). */
+  site_url?: string;
 }
 
 async function pickProject(c: Credentials, wanted?: string): Promise<Project> {
@@ -237,7 +239,7 @@ async function deploy(folder: string | undefined, o: { url?: string; project?: s
   const byName = new Map(entries.map((e) => [e.name, e.file]));
   const kind = type ?? guessType([...byName.keys()], (n) => fs.readFileSync(byName.get(n)!, 'utf8'));
   if (skipped.length) console.log(`Leaving out ${skipped.join(', ')}: installed dependencies, which the build installs again.`);
-  const site = `${new URL(apiBase(c.url)).protocol}//${project.primary_domain}`;
+  const site = project.site_url ?? `${new URL(apiBase(c.url)).protocol}//${project.primary_domain}`;
   if (!needsBuild([...byName.keys()])) {
     // Nothing to build: an instant redeploy, sending only the files the platform does not have.
     console.log(`Deploying ${entries.length} file${entries.length === 1 ? '' : 's'} from ${folder} to ${project.primary_domain} as ${kind}…`);

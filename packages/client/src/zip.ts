@@ -1,4 +1,8 @@
-// A folder as a zip archive, for `hostbase deploy` (no dependency: deflate and CRC-32 from node:zlib).
+// A folder as a zip archive, for `hostbase deploy`: fflate writes the archive (headers, UTF-8 names,
+// the central directory; the CLI's one dependency, which the browser client does not import), and
+// node:zlib deflates and checksums each file. fflate's own deflate is JavaScript: on the same
+// 2,000 files (38 MB, alternated in one process) it took 1.2 to 2.9 times as long as zlib's at the
+// same level and wrote 6 % more.
 // Symbolic links are followed only while they stay inside the folder; one that leads out of it (or
 // nowhere) stops the deploy: its target could be any file of the machine.
 // Installed dependencies are left out (node_modules, a Python virtualenv): the platform installs
@@ -8,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { Zip, type ZipInputFile } from 'fflate';
 
 export class ZipRefused extends Error {}
 
@@ -65,60 +70,39 @@ export function listFolder(folder: string, skipped: string[] = []): ZipEntry[] {
   return out;
 }
 
-function dosTime(d: Date): [number, number] {
-  const time = (d.getHours() << 11) | (d.getMinutes() << 5) | Math.floor(d.getSeconds() / 2);
-  const date = (Math.max(0, d.getFullYear() - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate();
-  return [time, date];
-}
+/** Zip keeps DOS times, from 1980 on: an older mtime (0 from some tools) is written as 1980-01-01. */
+const DOS_EPOCH = new Date(1980, 0, 1).getTime();
 
-/** The entries as one zip archive (deflated, UTF-8 names). */
+/** The entries as one zip archive (deflated, UTF-8 names, Unix mode 0644), one file read at a time. */
 export function zipEntries(entries: ZipEntry[]): Buffer {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
+  if (entries.length > 0xffff) throw new ZipRefused('the folder has too many files for one archive (65,535)');
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let failed: Error | null = null;
+  const zip = new Zip((err, chunk) => {
+    if (err) failed = err;
+    else {
+      parts.push(chunk);
+      size += chunk.length;
+    }
+  });
   for (const e of entries) {
     const data = fs.readFileSync(e.file);
-    const packed = zlib.deflateRawSync(data);
-    const crc = zlib.crc32(data);
-    const name = Buffer.from(e.name, 'utf8');
-    const [time, date] = dosTime(fs.statSync(e.file).mtime);
-    if (offset + packed.length > 0xffffffff) throw new ZipRefused('the folder is too large for one archive (4 GiB)');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(0x031e, 4); // made by: Unix, 3.0
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(0x0800, 8);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt16LE(time, 12);
-    dir.writeUInt16LE(date, 14);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(data.length, 24);
-    dir.writeUInt16LE(name.length, 28);
-    dir.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    dir.writeUInt32LE(offset, 42);
-    parts.push(local, name, packed);
-    central.push(dir, name);
-    offset += local.length + name.length + packed.length;
+    const file: ZipInputFile = {
+      filename: e.name,
+      size: data.length,
+      crc: zlib.crc32(data),
+      compression: 8, // deflate
+      mtime: Math.max(DOS_EPOCH, fs.statSync(e.file).mtimeMs),
+      os: 3, // Unix: the mode below means something
+      attrs: (0o100644 << 16) >>> 0,
+    };
+    zip.add(file);
+    file.ondata!(null, zlib.deflateRawSync(data), true);
+    if (failed) throw failed;
+    if (size > 0xffffffff) throw new ZipRefused('the folder is too large for one archive (4 GiB)');
   }
-  if (entries.length > 0xffff) throw new ZipRefused('the folder has too many files for one archive (65,535)');
-  const size = central.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(size, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, ...central, end]);
+  zip.end();
+  if (failed) throw failed;
+  return Buffer.concat(parts);
 }

@@ -33,8 +33,8 @@ export interface OpenApiDoc {
 
 /**
  * The parsed contract, held weakly: start-up's readers (the contract, the docs, CORS) share one parse,
- * and its ~3 MB of heap then go with a later full GC instead of staying for the process's life
- * (issue 17). A reader after that parses again.
+ * and its ~3 MB of heap then go with a later full GC instead of staying for the process's life.
+ * A reader after that parses again.
  */
 let cached: WeakRef<OpenApiDoc> | undefined;
 export function loadSpec(): OpenApiDoc {

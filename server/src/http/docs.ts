@@ -25,7 +25,7 @@ export function servedSpec(config: Pick<Config, 'publicUrl'>): ReturnType<typeof
 export const docsPlugin = fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
     // Serialised at the first request, then kept: not per request, and not at start either (their
-    // ~1.5 MB are not held by a platform whose contract is never downloaded; issue 17).
+    // ~1.5 MB are not held by a platform whose contract is never downloaded).
     let specYaml: string | undefined;
     let specJson: string | undefined;
     app.get('/api/openapi.yaml', async (_req, reply) => {

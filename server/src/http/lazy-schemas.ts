@@ -1,7 +1,7 @@
 // Route schemas compiled on a route's first use, not at start. The contract has ~170 request
 // validators (ajv) and ~80 response serializers (fast-json-stringify); compiled eagerly they
 // left ~2 MB of generated source, their code and the compile's garbage in every instance's heap,
-// most for routes it may never serve (issue 17: bench/upload-memory.ts, reopened PGlite).
+// most for routes it may never serve (measured by bench/upload-memory.ts, reopened PGlite).
 // A schema that can't compile must still fail loudly, and before users meet it:
 // `compileAllSchemas(app)` forces every one, and test/contract/schemas-compile.test.ts calls it.
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';

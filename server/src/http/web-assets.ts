@@ -88,7 +88,7 @@ export type AssetLoader = () => Promise<WebAsset>;
  * Every file of the build by its URL path (`/assets/index-abc.js`), each read (with its `.br` and
  * `.gz` copies, representations of the file, not files of their own) on its first request and
  * kept from then on: an instance that serves only the API holds none of the console's ~2.7 MB
- * (issue 17, bench/upload-memory.ts). A file that can no longer be read is retried next time.
+ * (measured by bench/upload-memory.ts). A file that can no longer be read is retried next time.
  */
 export async function listWebAssets(webDir: string): Promise<Map<string, AssetLoader>> {
   const files = (await listFiles(webDir)).filter((f) => !/\.(br|gz)$/.test(f));

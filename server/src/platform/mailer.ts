@@ -51,7 +51,7 @@ export function createSmtpMailer(url: string, from: string): Mailer {
 /**
  * nodemailer's transport for an SMTP URL, made when the first message goes out: nodemailer and
  * its dependencies (~2 MB of heap, ~40 modules) are loaded only by a platform that sends mail,
- * not at every start (issue 17: the embedded default's memory).
+ * not at every start (the embedded default should start small).
  */
 export function smtpTransport(url: string): { sendMail(message: SendMailOptions): Promise<unknown> } {
   let transport: Promise<Transporter> | undefined;

@@ -25,7 +25,7 @@ function newestMtime(p: string): number {
 /** Builds web/dist when it is missing or older than the web sources. */
 export function ensureWebBuild(): void {
   const index = path.join(root, 'web/dist/index.html');
-  const sources = ['web/src', 'web/index.html', 'web/vite.config.mts', 'web/after-build.mts', 'web/prerender.mts', 'web/precompress.mts', 'web/public'].map((p) => newestMtime(path.join(root, p)));
+  const sources = ['web/src', 'web/index.html', 'web/vite.config.mts', 'web/after-build.mts', 'web/prerender.mts', 'web/precompress.mts', 'web/public', 'docs'].map((p) => newestMtime(path.join(root, p)));
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= Math.max(...sources)) return;
   const r = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
     cwd: root,

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 
 /**
  * otplib (and its crypto plugins), required at the first two-factor call rather than at start:
- * most sign-ins never reach it (issue 17: the embedded default's memory).
+ * most sign-ins never reach it, and the embedded default should start small.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const otplib = () => require('otplib') as typeof import('otplib');

@@ -17,8 +17,8 @@ import { siteKeyPrefix } from '../hosting';
 import {
   ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, type ArchiveData, type ArchivedTable, type Manifest, type Row,
 } from './backup.format';
+import { BackupError } from './backup.errors';
 import { zipManifest } from './manifest-zip';
-import { BackupError } from './backup-error';
 import { TarWriter } from './tar';
 
 export interface BackupDeps {

@@ -14,7 +14,8 @@ import { normalizeHostname } from '../domains';
 import { envNameProblem, siteKeyPrefix } from '../hosting';
 import { objectKey } from '../storage';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, ENTRY_NAME, type ArchiveData, type ArchivedTable, type Manifest, type Row } from './backup.format';
-import { BackupError, type BackupDeps } from './export';
+import { BackupError } from './backup.errors';
+import type { BackupDeps } from './export';
 import { ArchiveError, extractTar } from './tar';
 import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../../platform/json-limits';
 

@@ -3,6 +3,6 @@
 // from outside). A project to or from one archive: the export operation and the CLI's export and
 // import.
 export { backupPlugin } from './backup.handlers';
-export { BackupError } from './backup-error';
+export { BackupError } from './backup.errors';
 export { exportProject, type BackupDeps } from './export';
 export { importProject, type ImportResult } from './import';

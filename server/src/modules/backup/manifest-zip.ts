@@ -1,17 +1,19 @@
 // A manifest deployment (instant-deploy.ts) has no archive.zip: its files are the project's
 // content-addressed blobs, listed by its manifest. An export lays them out from the object store
 // (as SiteFiles.ensureLocal would, without needing a hosting instance: the CLI exports too) and
-// zips the folder, so the archive carries one zip for the live deployment whatever its kind and
-// the target restores an ordinary archive deployment. Each blob is checked against its digest:
-// a damaged stored copy fails the export instead of being carried.
+// zips the folder (platform/zip-folder.ts, the platform's one zip writer), so the archive carries one
+// zip for the live deployment whatever its kind and the target restores an ordinary archive
+// deployment. Each blob is checked against its digest: a damaged stored copy fails the export
+// instead of being carried.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../../platform/object-store/object-store';
-import { writeArchive, pathProblem, blobKey } from '../hosting';
-import { BackupError } from './backup-error';
+import { zipFolder } from '../../platform/zip-folder';
+import { pathProblem, blobKey } from '../hosting';
+import { BackupError } from './backup.errors';
 
 const DIGEST = /^[0-9a-f]{64}$/;
 
@@ -51,7 +53,8 @@ export async function zipManifest(store: ObjectStore, projectId: string, files: 
     fetched.set(digest, target);
   }
   const file = path.join(work, 'site.zip');
-  await writeArchive(dir, file);
+  // Level 1, as a built site's archive: mostly compressed assets and minified code.
+  await zipFolder(dir, file, { level: 1 });
   await fsp.rm(dir, { recursive: true, force: true });
   return { file, size: (await fsp.stat(file)).size };
 }

@@ -1,18 +1,19 @@
-// The one archive format of a project export: a gzip'd ustar tarball of plain files, written and
-// read here (no dependency, ~150 lines). The reader accepts only what the writer makes: regular
-// files whose names the caller allows, each header's checksum right, nothing after the end marker
-// but zeros. Entries are extracted into a folder the caller owns; their SHA-256 is computed on the
-// way, so the caller compares them with the archive's own list before trusting any byte.
+// The one archive format of a project export: a gzip'd tarball of plain files, written and read with
+// tar-stream (ustar headers; pax for what ustar can't name). The reader keeps to what the writer
+// makes: regular files whose names the caller allows, each header's checksum right (tar-stream
+// checks it), each name once and inside the target folder, the end marker present. Entries are
+// extracted into a folder the caller owns; their SHA-256 is computed on the way, so the caller
+// compares them with the archive's own list before trusting any byte.
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
-import type { Readable, Writable } from 'node:stream';
+import { Transform, type Readable, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
+import tar from 'tar-stream';
 
-const BLOCK = 512;
-/** 11 octal digits: the ustar size field's limit (8 GiB - 1). */
-export const MAX_ENTRY_BYTES = 8 ** 11 - 1;
+/** The end of a tarball: two blocks of zeros. */
+const END_MARKER = 1024;
 
 export class ArchiveError extends Error {
   constructor(message: string) {
@@ -21,65 +22,57 @@ export class ArchiveError extends Error {
   }
 }
 
-function header(name: string, size: number): Buffer {
-  if (Buffer.byteLength(name) > 99) throw new ArchiveError(`entry name too long: ${name}`);
-  if (!Number.isSafeInteger(size) || size < 0 || size > MAX_ENTRY_BYTES) throw new ArchiveError(`entry ${name} is too large for the archive (${size} bytes)`);
-  const h = Buffer.alloc(BLOCK, 0);
-  h.write(name, 0, 'utf8');
-  h.write('0000600\0', 100);
-  h.write('0000000\0', 108);
-  h.write('0000000\0', 116);
-  h.write(size.toString(8).padStart(11, '0') + '\0', 124);
-  h.write(Math.floor(Date.now() / 1000).toString(8).padStart(11, '0') + '\0', 136);
-  h.write('        ', 148);
-  h.write('0', 156);
-  h.write('ustar\u000000', 257, 'latin1');
-  const sum = h.reduce((a, b) => a + b, 0);
-  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
-  return h;
-}
-
 /** Writes entries in order into `out` (a file), gzip'd. */
 export class TarWriter {
+  private readonly pack = tar.pack();
   private readonly gzip = zlib.createGzip({ level: 6 });
   private readonly done: Promise<void>;
 
   constructor(out: Writable) {
-    this.gzip.pipe(out);
+    this.pack.pipe(this.gzip).pipe(out);
     this.done = new Promise((resolve, reject) => {
       out.on('finish', resolve);
       out.on('error', reject);
       this.gzip.on('error', reject);
+      this.pack.on('error', reject);
     });
     // A failure is reported by add() or finish(); never as an unhandled rejection meanwhile.
     this.done.catch(() => undefined);
   }
 
-  private async write(chunk: Buffer): Promise<void> {
-    if (!this.gzip.write(chunk)) await once(this.gzip, 'drain');
-  }
-
   /** Adds one file of exactly `size` bytes; resolves to its SHA-256 (hex). */
   async add(name: string, size: number, body: Buffer | Readable): Promise<string> {
-    await this.write(header(name, size));
+    if (!Number.isSafeInteger(size) || size < 0) throw new ArchiveError(`entry ${name} has no valid size (${size})`);
+    let entry!: ReturnType<typeof this.pack.entry>;
+    // Settled once the entry is complete in the tarball (or failed).
+    const written = new Promise<void>((resolve, reject) => {
+      entry = this.pack.entry({ name, size, mode: 0o600, mtime: new Date(), type: 'file' }, (err) => (err ? reject(err) : resolve()));
+    });
+    written.catch(() => undefined);
+    // Reported by the throw below (and by finish()), not as an unhandled 'error' event.
+    entry.on('error', () => undefined);
     const hash = crypto.createHash('sha256');
-    let written = 0;
-    const chunks: AsyncIterable<Buffer> | Buffer[] = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
-    for await (const chunk of chunks) {
-      written += chunk.length;
-      if (written > size) throw new ArchiveError(`${name} changed while it was exported (more than ${size} bytes); export again`);
-      hash.update(chunk);
-      await this.write(chunk);
+    let count = 0;
+    try {
+      const chunks: AsyncIterable<Buffer> | Buffer[] = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
+      for await (const chunk of chunks) {
+        count += chunk.length;
+        if (count > size) throw new ArchiveError(`${name} changed while it was exported (more than ${size} bytes); export again`);
+        hash.update(chunk);
+        if (!entry.write(chunk)) await once(entry, 'drain');
+      }
+      if (count !== size) throw new ArchiveError(`${name} changed while it was exported (${count} of ${size} bytes); export again`);
+    } catch (err) {
+      entry.destroy(err as Error);
+      throw err;
     }
-    if (written !== size) throw new ArchiveError(`${name} changed while it was exported (${written} of ${size} bytes); export again`);
-    const pad = (BLOCK - (size % BLOCK)) % BLOCK;
-    if (pad) await this.write(Buffer.alloc(pad, 0));
+    entry.end();
+    await written;
     return hash.digest('hex');
   }
 
   async finish(): Promise<void> {
-    await this.write(Buffer.alloc(BLOCK * 2, 0));
-    this.gzip.end();
+    this.pack.finalize();
     await this.done;
   }
 }
@@ -90,10 +83,26 @@ export interface ExtractedEntry {
   sha256: string;
 }
 
-function parseOctal(field: Buffer, what: string): number {
-  const text = field.toString('latin1').replace(/[\0 ]+$/, '').trim();
-  if (!/^[0-7]+$/.test(text)) throw new ArchiveError(`the archive is corrupt (bad ${what} field in an entry header)`);
-  return parseInt(text, 8);
+/** Passes bytes through, keeping the last END_MARKER of them: was the archive's end marker there? */
+class TailKeeper extends Transform {
+  tail = Buffer.alloc(0);
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null, data?: Buffer) => void): void {
+    this.tail = Buffer.concat([this.tail, chunk.subarray(Math.max(0, chunk.length - END_MARKER))]);
+    if (this.tail.length > END_MARKER) this.tail = this.tail.subarray(this.tail.length - END_MARKER);
+    cb(null, chunk);
+  }
+  ended(): boolean {
+    return this.tail.length === END_MARKER && this.tail.every((b) => b === 0);
+  }
+}
+
+function archiveError(err: unknown): unknown {
+  if (err instanceof ArchiveError) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'Z_DATA_ERROR' || e.code === 'Z_BUF_ERROR' || e.code === 'Z_STREAM_ERROR') return new ArchiveError(`the archive is corrupt or not a .tar.gz (${e.message})`);
+  if (/^Invalid tar header/.test(e.message ?? '')) return new ArchiveError(`the archive is corrupt (${e.message.replace(/\.?\s*Maybe.*$/, '')})`);
+  if (e.message === 'Unexpected end of data') return new ArchiveError('the archive is truncated (it ends before its last entry or end marker)');
+  return err;
 }
 
 /**
@@ -108,80 +117,54 @@ export async function extractTar(
   maxBytes: number,
   onEntry: (entry: ExtractedEntry) => Promise<void> = async () => undefined,
 ): Promise<ExtractedEntry[]> {
+  const root = path.resolve(dir);
   const gunzip = zlib.createGunzip();
-  input.on('error', (err) => gunzip.destroy(err));
-  input.pipe(gunzip);
+  const tail = new TailKeeper();
+  const extract = tar.extract();
+  // The first failure is the one to report: the streams it tears down after it only say they were destroyed.
+  let cause: Error | undefined;
+  const fail = (err: Error) => {
+    cause ??= err;
+    extract.destroy(err);
+  };
+  extract.on('error', (err: Error) => (cause ??= err));
+  input.on('error', fail);
+  gunzip.on('error', fail);
+  tail.on('error', fail);
+  input.pipe(gunzip).pipe(tail).pipe(extract);
   const entries: ExtractedEntry[] = [];
   const seen = new Set<string>();
-  let buf: Buffer = Buffer.alloc(0);
   let total = 0;
-  let ended = false;
-  let current: { name: string; size: number; left: number; pad: number; hash: crypto.Hash; file: fsp.FileHandle } | undefined;
   try {
-    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      for (;;) {
-        if (ended) {
-          if (buf.some((b) => b !== 0)) throw new ArchiveError('the archive is corrupt (data after its end)');
-          buf = Buffer.alloc(0);
-          break;
+    for await (const entry of extract) {
+      const { name, type, size = 0 } = entry.header;
+      if (type !== 'file') throw new ArchiveError(`the archive holds something other than a plain file (${JSON.stringify(name)})`);
+      const target = path.resolve(root, name);
+      if (!allowName(name) || !target.startsWith(root + path.sep)) throw new ArchiveError(`the archive holds an entry this format does not have: ${JSON.stringify(name)}`);
+      if (seen.has(name)) throw new ArchiveError(`the archive holds ${name} twice`);
+      seen.add(name);
+      total += size;
+      if (total > maxBytes) throw new ArchiveError(`the archive is larger than ${maxBytes} bytes unpacked`);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const hash = crypto.createHash('sha256');
+      const file = await fsp.open(target, 'wx', 0o600);
+      try {
+        for await (const chunk of entry as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          await file.write(chunk);
         }
-        if (current) {
-          if (current.left > 0) {
-            if (!buf.length) break;
-            const piece = buf.subarray(0, Math.min(current.left, buf.length));
-            current.hash.update(piece);
-            await current.file.write(piece);
-            current.left -= piece.length;
-            buf = buf.subarray(piece.length);
-            continue;
-          }
-          if (buf.length < current.pad) break;
-          buf = buf.subarray(current.pad);
-          await current.file.close();
-          const done = { name: current.name, size: current.size, sha256: current.hash.digest('hex') };
-          current = undefined;
-          entries.push(done);
-          await onEntry(done);
-          continue;
-        }
-        if (buf.length < BLOCK) break;
-        const h = buf.subarray(0, BLOCK);
-        buf = buf.subarray(BLOCK);
-        if (h.every((b) => b === 0)) {
-          ended = true;
-          continue;
-        }
-        const stored = parseOctal(h.subarray(148, 156), 'checksum');
-        const copy = Buffer.from(h);
-        copy.fill(0x20, 148, 156);
-        if (copy.reduce((a, b) => a + b, 0) !== stored) throw new ArchiveError('the archive is corrupt (an entry header fails its checksum)');
-        const name = h.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
-        const type = String.fromCharCode(h[156]);
-        if (type !== '0' && type !== '\0') throw new ArchiveError(`the archive holds something other than a plain file (${JSON.stringify(name)})`);
-        if (h.subarray(345, 500).some((b) => b !== 0) || !allowName(name)) throw new ArchiveError(`the archive holds an entry this format does not have: ${JSON.stringify(name)}`);
-        if (seen.has(name)) throw new ArchiveError(`the archive holds ${name} twice`);
-        seen.add(name);
-        const size = parseOctal(h.subarray(124, 136), 'size');
-        total += size;
-        if (total > maxBytes) throw new ArchiveError(`the archive is larger than ${maxBytes} bytes unpacked`);
-        const target = path.join(dir, name);
-        await fsp.mkdir(path.dirname(target), { recursive: true });
-        const file = await fsp.open(target, 'wx', 0o600);
-        current = { name, size, left: size, pad: (BLOCK - (size % BLOCK)) % BLOCK, hash: crypto.createHash('sha256'), file };
+      } finally {
+        await file.close();
       }
+      const done = { name, size, sha256: hash.digest('hex') };
+      entries.push(done);
+      await onEntry(done);
     }
   } catch (err) {
-    await current?.file.close().catch(() => undefined);
-    if (err instanceof ArchiveError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'Z_STREAM_ERROR')
-      throw new ArchiveError(`the archive is corrupt or not a .tar.gz (${(err as Error).message})`);
-    throw err;
+    extract.destroy();
+    input.destroy();
+    throw archiveError(err instanceof ArchiveError ? err : (cause ?? err));
   }
-  if (current || !ended) {
-    await current?.file.close().catch(() => undefined);
-    throw new ArchiveError('the archive is truncated (it ends before its last entry or end marker)');
-  }
+  if (!tail.ended()) throw new ArchiveError('the archive is truncated (it ends before its last entry or end marker)');
   return entries;
 }

@@ -1,4 +1,4 @@
-// Live changes (issue 12): the hub of one instance. Every project table's row trigger sends a
+// Live changes: the hub of one instance. Every project table's row trigger sends a
 // notice on NOTIFY_CHANNEL (triggers.ts) with the row's primary key; each instance LISTENs once
 // (from its first subscriber until the app closes) and serves its own SSE clients from it, so
 // nothing another instance needs is kept here. A notice carries no row data: the row is read

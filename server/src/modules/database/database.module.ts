@@ -1,4 +1,4 @@
-// The project database (issue 12): each project's own PostgreSQL schema and roles, the console's
+// The project database: each project's own PostgreSQL schema and roles, the console's
 // table editor and SQL box, the apps' row API under access rules, and live changes.
 // As a plugin: decorates app.projectDatabase; drops a project's schema and roles with the project.
 import type { FastifyInstance } from 'fastify';

@@ -39,7 +39,8 @@ export class AcmeIssuer implements CertificateIssuer {
 
   /**
    * acme-client, loaded at the first certificate: it and its dependencies (node-forge, @peculiar,
-   * axios: ~330 modules, ~8 MB of heap) are idle on a platform without custom domains (issue 17).
+   * axios: ~330 modules, ~8 MB of heap) are idle on a platform without custom domains,
+   * and every instance's memory counts when several run side by side.
    */
   private acme(): Promise<typeof AcmeClient> {
     this.library ??= import('acme-client').then((acme) => {

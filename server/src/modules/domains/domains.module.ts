@@ -1,4 +1,4 @@
-// Custom domains of hosted sites (issue 15): the API, the front of the gateway for custom Hosts,
+// Custom domains of hosted sites: the API, the front of the gateway for custom Hosts,
 // the HTTPS listener (SNI) and the periodic renewal. As a plugin registered before hosting: its
 // one onRequest hook runs before the gateway's and, for a verified custom domain, answers ACME
 // HTTP-01 challenges, redirects plain HTTP to HTTPS once a certificate exists, and otherwise hands

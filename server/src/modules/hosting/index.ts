@@ -13,4 +13,3 @@ export type { Runtime } from './runtime';
 export { blobKey, siteKeyPrefix } from './site-files';
 export { envNameProblem } from './site-env';
 export { pathProblem } from './instant-deploy';
-export { writeArchive } from './builds/output-archive';

@@ -1,5 +1,6 @@
 // Hosted sites' runtime logs (their processes' stdout and stderr), kept in the database so that
-// every API instance shows the same log whichever instance runs the site (issue 17). Output is
+// every API instance shows the same log whichever instance runs the site (a balancer may send the
+// request for it to any). Output is
 // gathered per deployment for a moment and appended in one statement that also trims the row to
 // its last LOG_TAIL characters: a chatty site costs one small write per flush, never an unbounded
 // row. Deployments per project are bounded (HOSTING_KEEP_DEPLOYMENTS) and take their log with them.

@@ -30,7 +30,7 @@ let common: Set<string> | undefined;
  * The 10,000 most used passwords of @zxcvbn-ts/language-common's list (ordered by frequency,
  * lower case), loaded on first use. The package is required here, not imported at the top: its
  * dictionaries (~2.4 MB of heap) then wait for the first password check instead of every start
- * (issue 17: the embedded default's memory).
+ * (the embedded default should start small).
  */
 function commonPasswords(): Set<string> {
   if (!common) {

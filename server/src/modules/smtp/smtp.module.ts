@@ -1,4 +1,4 @@
-// Hosted mail module (issue 11, the API half): service + handlers. A project's domain and its
+// Hosted mail module, the API half (the mail servers are scripts/mail/): service + handlers. A project's domain and its
 // mailboxes go with the project (ON DELETE CASCADE), so no deletion hook is needed.
 // As a plugin: decorates app.smtp.
 import type { FastifyInstance } from 'fastify';

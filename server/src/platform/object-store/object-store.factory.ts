@@ -25,7 +25,7 @@ export async function createObjectStore(config: ObjectStoreConfig): Promise<Obje
     // instance's previous process (killed mid-upload) are removed: DATA_DIR is one instance's.
     await fsp.rm(path.join(root, 's3-spool'), { recursive: true, force: true });
     // Loaded only here: the minio client and its dependencies weigh ~6 MB of heap that a
-    // platform storing on disk (the default) never uses (issue 17).
+    // platform storing on disk (the default) never uses.
     const { S3ObjectStore } = await import('./object-store.s3');
     const store = new S3ObjectStore({ ...config.s3, spoolDir: path.join(root, 's3-spool') });
     await store.ensureBucket();

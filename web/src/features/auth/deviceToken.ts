@@ -1,4 +1,4 @@
-// Device tokens (issue 19): after a complete sign-in the API hands the console an opaque token for
+// Device tokens (so that nobody can lock a developer out by failing to sign in as them): after a complete sign-in the API hands the console an opaque token for
 // that account; sent back with later sign-ins (and reset requests) of the same account, it lets
 // this browser in even when others' failed guesses filled the account's ceiling. Kept in
 // localStorage per e-mail (one browser may sign in to several accounts); signing out keeps it.

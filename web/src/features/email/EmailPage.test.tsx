@@ -37,7 +37,7 @@ describe('mail servers notice', () => {
     const note = screen.getByRole('note');
     expect(note.textContent).toContain('Mail servers not attached.');
     expect(note.textContent).toContain(MAIL_SERVERS_NOT_ATTACHED);
-    expect(note.textContent).toContain('"Hosted e-mail" in the README');
+    expect(note.textContent).toContain('"Hosted e-mail" in docs/mail.md');
   });
 
   it('is absent when the mail servers are attached', async () => {

@@ -62,3 +62,15 @@ it('fills the samples with this platform\'s address', () => {
   const code = tabs.closest('.code-tabs')!.querySelector('[role="tabpanel"]')!.textContent!;
   expect(code).toContain(`createClient('${window.location.origin}'`);
 });
+
+it('links the guides for running a platform, each a file under docs/ that the build serves', () => {
+  const { container } = renderWithProviders(<Docs />);
+  const nav = screen.getByRole('navigation', { name: 'Documentation sections' });
+  expect(within(nav).getByRole('link', { name: 'Running Hostbase' }).getAttribute('href')).toBe('#running');
+  const section = container.querySelector('#running')!;
+  expect(section.nextElementSibling?.textContent).toContain('npm start');
+  const links = [...section.nextElementSibling!.nextElementSibling!.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+  expect(links).toEqual(
+    ['configuration', 'security', 'api', 'sdk', 'hosting', 'mail', 'instances', 'backup', 'operations', 'development'].map((f) => `/docs/${f}.md`),
+  );
+});

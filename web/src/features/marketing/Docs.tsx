@@ -17,6 +17,21 @@ const MORE = [
   { id: 'email', title: 'Email' },
   { id: 'sdk', title: 'JavaScript SDK' },
   { id: 'cli', title: 'CLI' },
+  { id: 'running', title: 'Running Hostbase' },
+];
+
+/** The guides for whoever runs a platform (docs/ in the repository, served beside this page by the build). */
+const GUIDES: { file: string; title: string; text: string }[] = [
+  { file: 'configuration', title: 'Configuration', text: 'Every setting, from the port and the data folder to S3, mail and payments.' },
+  { file: 'security', title: 'Security', text: 'The sandbox of hosted code, sign-in throttling, headers, tokens and the limits the platform enforces.' },
+  { file: 'api', title: 'The API by hand', text: 'curl examples, app keys, file access rules, signed links and the project database.' },
+  { file: 'sdk', title: 'JavaScript client and CLI', text: 'The @hostbase/client package and the hostbase command in full.' },
+  { file: 'hosting', title: 'Hosting', text: 'Deploys, builds from source, redirects and headers, custom domains and certificates.' },
+  { file: 'mail', title: 'Hosted e-mail', text: 'Setting up Postfix, Dovecot and OpenDKIM against the platform, DKIM keys and project mail.' },
+  { file: 'instances', title: 'Several instances', text: 'Running more than one instance: where sites run, what is shared, how an instance stops.' },
+  { file: 'backup', title: 'Backing up and moving a project', text: 'One archive per project, exported and imported by a command.' },
+  { file: 'operations', title: 'Operations', text: 'Starting, object storage, Docker and Kubernetes files.' },
+  { file: 'development', title: 'Development', text: 'Code layout, the contract, every command and the benches.' },
 ];
 
 /** A code sample in several forms (SDK, curl), one shown at a time, with a copy button. */
@@ -207,6 +222,19 @@ npx hostbase logout`}</code>
           <p>
             The complete API reference is at <a href="/api/docs">/api/docs</a>.
           </p>
+
+          <h2 id="running">Running Hostbase</h2>
+          <p>
+            Hostbase is open source. On a fresh machine with Node 20, <code>npm start</code> sets up and serves the whole
+            platform and <code>npm test</code> runs its tests. The guides for whoever runs one:
+          </p>
+          <ul>
+            {GUIDES.map((g) => (
+              <li key={g.file}>
+                <a href={`/docs/${g.file}.md`}>{g.title}</a>: {g.text}
+              </li>
+            ))}
+          </ul>
         </article>
       </div>
     </div>
