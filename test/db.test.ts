@@ -40,7 +40,7 @@ test('running migrations again, concurrently, applies nothing twice', async () =
 });
 
 test('housekeeping removes stale rate-limit windows and expired tokens, and keeps live ones', async () => {
-  const { runHousekeeping } = await import('../server/src/lib/housekeeping');
+  const { runHousekeeping } = await import('../server/src/housekeeping');
   const tdb = await createTestDatabase();
   try {
     const db = tdb.database;

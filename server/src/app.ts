@@ -15,41 +15,39 @@ import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
 import { answerUnrouted, recordRoutes } from './http/allowed-methods';
 import { contractPartsPlugin, contractPlugin, MAX_PATH_PARAM_LENGTH } from './http/contract';
-import { systemClock, type Clock } from './lib/clock';
-import { createJwt } from './lib/jwt';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer';
-import { createRateLimiter } from './lib/rate-limit';
-import { scheduleHousekeeping } from './lib/housekeeping';
-import { removeOthersAccess, secureDataDir } from './lib/data-dir';
-import { createPasswordHasher, deriveKey, createSecretBox } from './lib/crypto';
-import { accountsPlugin } from './modules/accounts/accounts.module';
-import { contactPlugin } from './modules/contact/contact.handlers';
-import { backupPlugin } from './modules/backup/backup.handlers';
-import { projectsPlugin } from './modules/projects/projects.module';
-import { hostingPlugin } from './modules/hosting/hosting.module';
-import { domainsPlugin, type DomainsModuleOptions } from './modules/domains/domains.module';
-import { FrontDoor } from './modules/hosting/front-door';
-import type { Runtime } from './modules/hosting/runtime';
-import { authUsersPlugin } from './modules/auth-users/auth-users.module';
-import { storagePlugin } from './modules/storage/storage.module';
-import { createObjectStore } from './modules/storage/object-store.factory';
-import type { ObjectStore } from './modules/storage/object-store';
-import { systemPlugin } from './modules/system/system.handlers';
-import { smtpPlugin } from './modules/smtp/smtp.module';
-import { databasePlugin } from './modules/database/database.module';
-import { notificationsPlugin } from './modules/notifications/notifications.module';
-import { usagePlugin } from './modules/usage/usage.module';
-import { activityPlugin } from './modules/activity/activity.module';
-import { billingPlugin } from './modules/billing/billing.module';
+import { systemClock, type Clock } from './platform/clock';
+import { createJwt } from './platform/jwt';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './platform/mailer';
+import { createRateLimiter } from './platform/rate-limit';
+import { scheduleHousekeeping } from './housekeeping';
+import { removeOthersAccess, secureDataDir } from './platform/data-dir';
+import { createPasswordHasher, deriveKey, createSecretBox } from './platform/crypto';
+import { accountsPlugin } from './modules/accounts';
+import { contactPlugin } from './modules/contact';
+import { backupPlugin } from './modules/backup';
+import { projectsPlugin } from './modules/projects';
+import { hostingPlugin, FrontDoor, type Runtime } from './modules/hosting';
+import { domainsPlugin, type DomainsModuleOptions } from './modules/domains';
+import { authUsersPlugin } from './modules/auth-users';
+import { storagePlugin } from './modules/storage';
+import { createObjectStore } from './platform/object-store/object-store.factory';
+import type { ObjectStore } from './platform/object-store/object-store';
+import { systemPlugin } from './modules/system';
+import { smtpPlugin } from './modules/smtp';
+import { databasePlugin } from './modules/database';
+import { notificationsPlugin } from './modules/notifications';
+import { usagePlugin } from './modules/usage';
+import { activityPlugin } from './modules/activity';
+import { billingPlugin } from './modules/billing';
 import { webPlugin } from './http/web';
 import { docsPlugin } from './http/docs';
-import { onClientError } from './http/connection-limits';
+import { onClientError } from './platform/http/connection-limits';
 import { securityHeadersPlugin } from './http/security-headers';
 import { compressPlugin } from './http/compress';
 import { appCorsPlugin } from './http/app-cors';
-import type { Deps } from './deps';
-import { LookupCache } from './lib/lookup-cache';
-import { createAccountEvents } from './lib/account-events';
+import type { Deps } from './platform/deps';
+import { LookupCache } from './platform/lookup-cache';
+import { createAccountEvents } from './platform/account-events';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -69,7 +67,7 @@ const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || 
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
-  // It also carries the slow-client and connection limits (http/connection-limits.ts).
+  // It also carries the slow-client and connection limits (platform/http/connection-limits.ts).
   const frontDoor = new FrontDoor(config.http);
   const app = Fastify({
     serverFactory: frontDoor.serverFactory,

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import net from 'node:net';
-import type { HttpLimits } from './http/connection-limits';
-import { DEFAULT_SITE_LIMITS } from './lib/limits';
-import { DEFAULT_JSON_LIMITS, MAX_CONFIGURABLE_JSON_DEPTH, type JsonLimits } from './lib/json-limits';
+import type { HttpLimits } from './platform/http/connection-limits';
+import { DEFAULT_SITE_LIMITS } from './platform/limits';
+import { DEFAULT_JSON_LIMITS, MAX_CONFIGURABLE_JSON_DEPTH, type JsonLimits } from './platform/json-limits';
 
 export interface S3Config {
   endpoint: string;
@@ -31,7 +31,7 @@ export interface Config {
   /** Cost of scrypt as log2(N); 15 = 32 MiB per hash. */
   passwordHashCost: number;
   maxUploadBytes: number;
-  /** JSON a tenant sends or uploads (JSON_MAX_DEPTH, JSON_MAX_BYTES): lib/json-limits.ts says why. */
+  /** JSON a tenant sends or uploads (JSON_MAX_DEPTH, JSON_MAX_BYTES): platform/json-limits.ts says why. */
   json: JsonLimits;
   /**
    * The longest a signed URL to a stored file may live (STORAGE_SIGNED_URL_MAX_SECONDS, 60 to
@@ -42,7 +42,7 @@ export interface Config {
   /** Serve web/dist at / when it exists. */
   webDir?: string;
   logLevel: string;
-  /** json: JSON lines always; auto: readable lines when stdout is a terminal (lib/log-format.ts). */
+  /** json: JSON lines always; auto: readable lines when stdout is a terminal (platform/log-format.ts). */
   logFormat: 'json' | 'auto';
   trustProxy: boolean;
   /** Where Node/PHP/Flask sites run: child processes here, or Docker containers in production. */
@@ -72,7 +72,7 @@ export interface Config {
    * none, so requirements are installed from the upload's own wheels and the host's packages).
    */
   builds: { timeoutMs: number; memoryBytes: number; diskBytes: number; concurrency: number; perAccount: number; pipIndexUrl?: string };
-  /** Slow clients and connection floods on the one port (http/connection-limits.ts). */
+  /** Slow clients and connection floods on the one port (platform/http/connection-limits.ts). */
   http: HttpLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
   version: string;

@@ -12,14 +12,14 @@
 // If this process is killed outright, its sites die with it (the sandbox's --die-with-parent) and
 // the next start sweeps what they left (runtime.process.ts). If start.mjs is killed outright, its
 // IPC channel closes and this server shuts down as for a Ctrl-C.
-// First: the heap's growth is set before the platform's modules load (lib/heap-growth.ts).
-import './lib/heap-growth';
+// First: the heap's growth is set before the platform's modules load (platform/heap-growth.ts).
+import './platform/heap-growth';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { buildApp } from './app';
-import { PRIVATE_UMASK } from './lib/data-dir';
-import { EnvFileError, loadEnvFile } from './lib/env-file';
-import { loggerOptions } from './lib/log-format';
+import { PRIVATE_UMASK } from './platform/data-dir';
+import { EnvFileError, loadEnvFile } from './platform/env-file';
+import { loggerOptions } from './platform/log-format';
 
 /** Requests in flight get this long to finish after a signal; then their connections are cut. */
 const DRAIN_MS = 10_000;

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { registerDeveloper } from '../helpers/factories';
 import { ipSequence, injectPost, type PostOptions, expectError } from '../helpers/inject';
-import { COMMON_PASSWORDS_REFUSED, checkPassword, isCommonPassword, personalParts } from '../../server/src/lib/credentials';
+import { COMMON_PASSWORDS_REFUSED, checkPassword, isCommonPassword, personalParts } from '../../server/src/modules/sign-in/credentials';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 jest.setTimeout(30_000);

@@ -33,7 +33,7 @@ function hs256(payload: object, key: string | Buffer): string {
   return `${head}.${crypto.createHmac('sha256', key).update(head).digest('base64url')}`;
 }
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-/** After a write from outside the platform (plain SQL): until every instance heard of it (lib/lookup-cache.ts). */
+/** After a write from outside the platform (plain SQL): until every instance heard of it (platform/lookup-cache.ts). */
 const heard = () => t.app.deps.lookups.barrier();
 
 async function resetPasswordByMail(dev: Dev, password: string) {

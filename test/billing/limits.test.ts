@@ -2,8 +2,8 @@
 // (exactly the allowed number get through), with a 403 naming the limit and the plan; quota_passed
 // is told once at 80 % and once at 100 % per limit, account and period; another account is never
 // touched by any of it. Hobby: 3 projects, 5 mailboxes, 100,000 monthly active users, 100 GiB of
-// bandwidth a month (server/src/lib/plans.ts).
-import type { AccountEvent } from '../../server/src/lib/account-events';
+// bandwidth a month (server/src/modules/plans/plans.ts).
+import type { AccountEvent } from '../../server/src/platform/account-events';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, deploy, makeZip, registerDeveloper, upload, type Developer, type Project } from '../helpers/factories';
 

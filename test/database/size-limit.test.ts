@@ -3,7 +3,7 @@
 // The limit itself is replaced by a small one here (writing a real gigabyte is no test).
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, onPlan, registerDeveloper, type Developer, type Project } from '../helpers/factories';
-import { planLimits } from '../../server/src/lib/plans';
+import { planLimits } from '../../server/src/modules/plans/plans';
 import { databaseSizeLimit, type DatabaseSizeLimit } from '../../server/src/modules/database/size-limit';
 import { databaseUsage } from '../../server/src/modules/database/database-size';
 import { allRows, appRows, consoleRows, makeTable } from './tables';

@@ -50,7 +50,7 @@ export async function registerDeveloper(t: Pick<TestApp, 'app'>, overrides: Part
  */
 export async function onPlan(t: Pick<TestApp, 'database' | 'app'>, dev: Pick<Developer, 'id'>, plan: 'hobby' | 'pro' | 'enterprise'): Promise<void> {
   await t.database.query('UPDATE accounts SET plan = $1 WHERE id = $2', [plan, dev.id]);
-  // A write from outside the platform: wait until every instance heard of it (lib/lookup-cache.ts).
+  // A write from outside the platform: wait until every instance heard of it (platform/lookup-cache.ts).
   await t.app.deps.lookups.barrier();
 }
 

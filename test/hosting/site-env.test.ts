@@ -8,7 +8,7 @@ import { createSiteProject, deploy, site, type SiteProject } from './site-helper
 import { makeZip } from './zips';
 import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
 import { findTool } from '../../server/src/modules/hosting/sandbox';
-import { siteUrl } from '../../server/src/lib/site-url';
+import { siteUrl } from '../../server/src/modules/projects/site-url';
 
 const sandboxed = probeSandbox().ok;
 let t: TestApp;

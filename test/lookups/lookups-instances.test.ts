@@ -1,4 +1,4 @@
-// The lookups each instance keeps in memory (lib/lookup-cache.ts) against two instances on one
+// The lookups each instance keeps in memory (platform/lookup-cache.ts) against two instances on one
 // database, as two servers behind a load balancer: a change made through one instance, or by any
 // statement at all, takes effect on the other at once, not after a time.
 import type { FastifyInstance } from 'fastify';

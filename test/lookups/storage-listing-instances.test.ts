@@ -1,5 +1,5 @@
 // File listings keep pages of files and the owner's storage in use in each instance's memory
-// (storage.service.ts, lib/lookup-cache.ts), dropped by the notices of migrations/0019. Against two
+// (storage.service.ts, platform/lookup-cache.ts), dropped by the notices of migrations/0019. Against two
 // instances on one database: a change made through one instance, or by any statement at all, is in
 // the other's listing at once, not after a time.
 import type { FastifyInstance } from 'fastify';

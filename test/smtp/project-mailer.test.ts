@@ -2,7 +2,7 @@
 // through the real app (either database) with a minimal SMTP sink standing in for the mail host's
 // platform port (the real one is in test/mail/mail-servers.test.ts).
 import net from 'node:net';
-import type { Mailer } from '../../server/src/lib/mailer';
+import type { Mailer } from '../../server/src/platform/mailer';
 import { createProjectMailers, type MailTransport } from '../../server/src/modules/smtp/project-mailer';
 import { buildTestApp, registerDeveloper, type TestApp } from '../helpers/app';
 import { app as endUserApi, createProject } from '../auth-users/setup';

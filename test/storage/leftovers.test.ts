@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createObjectStore } from '../../server/src/modules/storage/object-store.factory';
-import { FsObjectStore } from '../../server/src/modules/storage/object-store.fs';
+import { createObjectStore } from '../../server/src/platform/object-store/object-store.factory';
+import { FsObjectStore } from '../../server/src/platform/object-store/object-store.fs';
 
 let dataDir: string;
 beforeEach(() => {

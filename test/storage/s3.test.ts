@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { S3ObjectStore } from '../../server/src/modules/storage/object-store.s3';
+import { S3ObjectStore } from '../../server/src/platform/object-store/object-store.s3';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { bucketUpload, developerWithProject, rowCount, shareFile, upload } from './helpers';
 

@@ -7,14 +7,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/client';
-import { createSecretBox, deriveKey } from '../lib/crypto';
-import { PRIVATE_UMASK, secureDataDir } from '../lib/data-dir';
-import { loadEnvFile } from '../lib/env-file';
-import { FsObjectStore } from '../modules/storage/object-store.fs';
-import { S3ObjectStore } from '../modules/storage/object-store.s3';
-import type { ObjectStore } from '../modules/storage/object-store';
-import { BackupError, exportProject, type BackupDeps } from '../modules/backup/export';
-import { importProject } from '../modules/backup/import';
+import { createSecretBox, deriveKey } from '../platform/crypto';
+import { PRIVATE_UMASK, secureDataDir } from '../platform/data-dir';
+import { loadEnvFile } from '../platform/env-file';
+import { FsObjectStore } from '../platform/object-store/object-store.fs';
+import { S3ObjectStore } from '../platform/object-store/object-store.s3';
+import type { ObjectStore } from '../platform/object-store/object-store';
+import { BackupError, exportProject, type BackupDeps, importProject } from '../modules/backup';
 
 const USAGE = `usage:
   npm run project -- export <projectId> --out <file.tar.gz>

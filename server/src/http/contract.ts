@@ -8,11 +8,11 @@ import secureJson from 'secure-json-parse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { operations, type OperationId } from '../generated/operations';
-import type { HandlerMap } from './types';
+import type { HandlerMap } from '../platform/http/types';
 import { Errors } from './errors';
-import { securityHook, type SchemeVerifier, type SecurityRequirement } from './security';
+import { securityHook, type SchemeVerifier, type SecurityRequirement } from '../platform/http/security';
 import { formFieldValidator, unstorableText } from './validation';
-import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../lib/json-limits';
+import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../platform/json-limits';
 
 /**
  * The router's limit on one path parameter (Fastify's `maxParamLength`): the longest maxLength
@@ -173,7 +173,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   // the header (hand-written fetch code) must not get a 400 where the body is optional; the guard
   // below then decides (a required body: 400; an optional one: {}). Otherwise parsed as Fastify
   // does, refusing __proto__ and constructor.prototype keys, within the JSON limits (nesting
-  // depth, size: lib/json-limits.ts), before any hook or handler sees the body.
+  // depth, size: platform/json-limits.ts), before any hook or handler sees the body.
   const limits = (app.deps as Partial<typeof app.deps> | undefined)?.config?.json ?? DEFAULT_JSON_LIMITS;
   const secureParse = (text: string) => secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   app.removeContentTypeParser('application/json');

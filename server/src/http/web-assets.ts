@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import { negotiateEncoding, varyWithAcceptEncoding, type Coding } from './accept-encoding';
-import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from './conditional';
+import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../platform/http/conditional';
 
 type Compressed = Exclude<Coding, 'identity'>;
 

@@ -1,7 +1,7 @@
 // Thin handlers keyed by operationId: read the request, call the service, shape the answer.
-import type { HandlerMap } from '../../http/types';
-import { AppError, Errors } from '../../http/errors';
-import { currentAccount } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { AppError, Errors } from '../../platform/errors';
+import { currentAccount } from '../caller';
 import { type AccountsService, publicAccount } from './accounts.service';
 
 export function createAccountsHandlers(service: AccountsService, publicUrl: string): HandlerMap {

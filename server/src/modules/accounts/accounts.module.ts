@@ -2,10 +2,10 @@
 // every console operation relies on. As a plugin: decorates app.accounts and app.jwt.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { bearerToken, type SchemeVerifier } from '../../http/security';
-import { Errors } from '../../http/errors';
-import { identityServiceDeps } from '../../lib/identity-deps';
+import type { Deps } from '../../platform/deps';
+import { bearerToken, type SchemeVerifier } from '../../platform/http/security';
+import { Errors } from '../../platform/errors';
+import { identityServiceDeps } from '../sign-in';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { createAccountsHandlers } from './accounts.handlers';

@@ -2,10 +2,9 @@
 // itself (used_at IS NULL in the WHERE), so two instances can't both accept one token.
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { isUuid } from '../../lib/ids';
-import { normalizeEmail } from '../../lib/credentials';
-import { DeviceTokens } from '../../lib/device-tokens';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { isUuid } from '../../platform/ids';
+import { normalizeEmail, DeviceTokens } from '../sign-in';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
 
 export class AccountsRepository {
@@ -13,7 +12,7 @@ export class AccountsRepository {
 
   constructor(
     private readonly db: Db,
-    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    /** Rows kept in memory by platform/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
     private readonly lookups?: Pick<LookupCache, 'barrier'>,
   ) {
     this.devices = new DeviceTokens(db, accountDevices, 'accountId');
@@ -112,7 +111,7 @@ export class AccountsRepository {
     await this.db.update(accountTokens).set({ usedAt: now }).where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt)));
   }
 
-  // ------------------------------------------------------------------ device tokens (lib/device-tokens.ts)
+  // ------------------------------------------------------------------ device tokens (sign-in/device-tokens.ts)
   findDevice: DeviceTokens<string>['find'] = (...args) => this.devices.find(...args);
   touchDevice: DeviceTokens<string>['touch'] = (...args) => this.devices.touch(...args);
   addDevice: DeviceTokens<string>['add'] = (...args) => this.devices.add(...args);

@@ -1,15 +1,16 @@
 // The rules of developer accounts: sign-up, sign-in with optional TOTP, token validity and
 // revocation, password reset and change, email verification. Depends on interfaces only.
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import type { AccountEvents } from '../../lib/account-events';
-import type { Mailer } from '../../lib/mailer';
-import type { RateLimiter } from '../../lib/rate-limit';
-import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
-import { WINDOW_LIMITS } from '../../lib/limits';
-import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import type { AccountEvents } from '../../platform/account-events';
+import type { Mailer } from '../../platform/mailer';
+import type { RateLimiter } from '../../platform/rate-limit';
+import { randomToken, sha256, type PasswordHasher, type SecretBox } from '../../platform/crypto';
+import { Errors } from '../../platform/errors';
+import { WINDOW_LIMITS } from '../../platform/limits';
 import {
+  checkPassword,
+  normalizeEmail,
   DEVICE_TTL_MS,
   DEVICES_KEPT,
   MFA_CHALLENGE_ATTEMPTS,
@@ -18,11 +19,11 @@ import {
   SIGN_IN_POLICY,
   guardBuckets,
   isBurst,
-} from '../../lib/sign-in-guard';
+} from '../sign-in';
 import type { AccountsRepository } from './accounts.repository';
 import type { AccountRow } from './accounts.tables';
 import { matchTotp, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, totpUri } from './totp';
-import { activityActor } from '../activity/activity.context';
+import { activityActor } from '../activity';
 
 export interface DeveloperClaims {
   sub: string;
@@ -48,7 +49,7 @@ export interface AccountsServiceDeps {
   clock: Clock;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
-  /** Accounts by id, kept in memory (lib/lookup-cache.ts): every developer call reads one. */
+  /** Accounts by id, kept in memory (platform/lookup-cache.ts): every developer call reads one. */
   lookups: Pick<LookupCache, 'get'>;
   events: Pick<AccountEvents, 'emit'>;
 }

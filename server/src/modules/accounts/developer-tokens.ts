@@ -1,8 +1,8 @@
-// Developer tokens: HS256 JWTs on the one JWT stack (lib/jwt.ts), signed with the platform
+// Developer tokens: HS256 JWTs on the one JWT stack (platform/jwt.ts), signed with the platform
 // secret's "developer-jwt" key, carrying typ "developer" (end-user tokens carry "enduser" and a key
 // of their own project). Also app.jwt, as @fastify/jwt's decorator was (tests sign with it).
-import { deriveKey } from '../../lib/crypto';
-import type { Jwt, JwtPayload } from '../../lib/jwt';
+import { deriveKey } from '../../platform/crypto';
+import type { Jwt, JwtPayload } from '../../platform/jwt';
 import type { DeveloperClaims, TokenIssuer } from './accounts.service';
 
 export const DEVELOPER_TOKEN_TTL_SECONDS = 7 * 24 * 3600;

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../../http/types';
-import { currentAccount, ownedProject } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { currentAccount, ownedProject } from '../caller';
 import type { ActivityService } from './activity.service';
 
 export function createActivityHandlers(service: ActivityService): HandlerMap {

@@ -2,7 +2,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { projects } from '../projects/projects.tables';
 import { activityLog, projectErrors, type NewActivity, type ProjectErrorKind } from './activity.tables';
-import type { Severity } from '../../lib/account-events';
+import type { Severity } from '../../platform/account-events';
 
 export interface Page {
   limit: number;

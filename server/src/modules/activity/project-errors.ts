@@ -1,6 +1,6 @@
 // The project's errors panel hears what went wrong on the account events channel and keeps
 // each event of a project as a row.
-import type { AccountEvent, Severity } from '../../lib/account-events';
+import type { AccountEvent, Severity } from '../../platform/account-events';
 import type { ProjectErrorKind } from './activity.tables';
 
 /**

@@ -2,9 +2,9 @@
 // developer owns (another account's project is a 404); app-side operations (endUserAuth tag) act
 // on the project of the x-api-key (req.project, set by the authKey verifier). Keyless ones (reset,
 // verify) name their project in req.authProjectId for CORS (http/app-cors.ts).
-import type { HandlerMap } from '../../http/types';
-import { Errors } from '../../http/errors';
-import { currentEndUser, keyProject, ownedProject } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { Errors } from '../../platform/errors';
+import { currentEndUser, keyProject, ownedProject } from '../caller';
 import { endUserView, type AuthUsersService } from './auth-users.service';
 
 export function createAuthUsersHandlers(service: AuthUsersService): HandlerMap {

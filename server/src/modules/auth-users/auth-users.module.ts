@@ -3,19 +3,17 @@
 // As a plugin: decorates app.authUsers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
-import { keyProject } from '../../http/auth';
-import { identityServiceDeps } from '../../lib/identity-deps';
+import type { Deps } from '../../platform/deps';
+import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
+import { keyProject } from '../caller';
+import { identityServiceDeps } from '../sign-in';
 import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
-import { createProjectMailers } from '../smtp/project-mailer';
-import { SmtpRepository } from '../smtp/smtp.repository';
-import { smtpTransport } from '../../lib/mailer';
-import { PlanLimitGuard } from '../billing/plan-limits';
-import { signInRecorder } from '../usage/active-users';
+import { projectMailers } from '../smtp';
+import { planLimitGuard } from '../plans';
+import { signInRecorder } from '../usage';
 
 export function createAuthUsersModule(deps: Deps) {
   const service = new AuthUsersService({
@@ -23,7 +21,7 @@ export function createAuthUsersModule(deps: Deps) {
     repo: new AuthUsersRepository(deps.db, deps.lookups),
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
-    limits: new PlanLimitGuard(deps),
+    limits: planLimitGuard(deps),
     signedIn: signInRecorder(deps),
   });
   const endUserBearer: SchemeVerifier = async (req) => {
@@ -39,21 +37,6 @@ export function createAuthUsersModule(deps: Deps) {
     req.endUser = await service.authenticate(keyProject(req), token);
   };
   return { service, handlers: createAuthUsersHandlers(service), verifiers: { endUserBearer, endUserToken } };
-}
-
-/** End-user mails from the project's verified domain when MAIL_PROJECT_SMTP_URL is set, else from the platform. */
-function projectMailers(deps: Deps) {
-  const smtp = new SmtpRepository(deps.db);
-  const url = deps.config.mailProjectSmtpUrl;
-  return createProjectMailers({
-    platform: deps.mailer,
-    projectTransport: url ? smtpTransport(url) : undefined,
-    verifiedDomainOf: async (projectId) => {
-      const row = await smtp.domainOfProject(projectId);
-      return row?.verified ? row.domain : undefined;
-    },
-    log: deps.log,
-  });
 }
 
 /** End users belong to projects (authKey, ownership of console calls). */

@@ -3,10 +3,10 @@
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { isUuid } from '../../lib/ids';
-import { DeviceTokens } from '../../lib/device-tokens';
-import { transactionWithActivity } from '../activity/activity.context';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { isUuid } from '../../platform/ids';
+import { DeviceTokens } from '../sign-in';
+import { transactionWithActivity } from '../activity';
 import {
   authSettings,
   endUserDevices,
@@ -36,7 +36,7 @@ export class AuthUsersRepository {
 
   constructor(
     private readonly db: Db,
-    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    /** Rows kept in memory by platform/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
     private readonly lookups?: Pick<LookupCache, 'barrier' | 'forget'>,
   ) {
     this.devices = new DeviceTokens(db, endUserDevices, 'userId');
@@ -260,7 +260,7 @@ export class AuthUsersRepository {
     return row?.user;
   }
 
-  // ------------------------------------------------------------------ device tokens (lib/device-tokens.ts)
+  // ------------------------------------------------------------------ device tokens (sign-in/device-tokens.ts)
   findDevice: DeviceTokens<string>['find'] = (...args) => this.devices.find(...args);
   touchDevice: DeviceTokens<string>['touch'] = (...args) => this.devices.touch(...args);
   addDevice: DeviceTokens<string>['add'] = (...args) => this.devices.add(...args);

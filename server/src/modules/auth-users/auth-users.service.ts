@@ -2,30 +2,28 @@
 // settings) and the app-side auth API (sign-up, sign-in, refresh with rotation and reuse
 // detection, sign-out, password reset, email verification). Depends on interfaces only.
 import crypto from 'node:crypto';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import type { ProjectMailers } from '../smtp/project-mailer';
-import type { Limit, RateLimiter } from '../../lib/rate-limit';
-import { WINDOW_LIMITS } from '../../lib/limits';
-import { randomToken, sha256, type PasswordHasher } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
-import { checkPassword, normalizeEmail } from '../../lib/credentials';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import type { ProjectMailers } from '../smtp';
+import type { Limit, RateLimiter } from '../../platform/rate-limit';
+import { WINDOW_LIMITS } from '../../platform/limits';
+import { randomToken, sha256, type PasswordHasher } from '../../platform/crypto';
+import { Errors } from '../../platform/errors';
+import { checkPassword, normalizeEmail, DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../sign-in';
 import * as sharedRules from '../../../../shared/rules';
-import { DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../../lib/sign-in-guard';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
-import { monthStart, type PlanLimitGuard } from '../billing/plan-limits';
-import { activeUserCount } from '../billing/usage-counts';
-import type { SignInRecorder } from '../usage/active-users';
+import { monthStart, type PlanLimitGuard, activeUserCount } from '../plans';
+import type { SignInRecorder } from '../usage';
 
 export const PAGE_SIZE = 100;
 const RESET_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Fixed-window limits (lib/limits.ts) by the name their keys carry. */
+/** Fixed-window limits (platform/limits.ts) by the name their keys carry. */
 export const LIMITS = {
   signUpPerIp: WINDOW_LIMITS.endUserSignUpPerAddress,
   resetPerIp: WINDOW_LIMITS.endUserResetPerAddress,
@@ -43,9 +41,9 @@ export interface AuthUsersServiceDeps {
   clock: Clock;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
-  /** End users by id, kept in memory (lib/lookup-cache.ts). */
+  /** End users by id, kept in memory (platform/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
-  /** The plan's monthly active users, across the owner's projects (billing/plan-limits.ts). */
+  /** The plan's monthly active users, across the owner's projects (plans/plan-limits.ts). */
   limits?: PlanLimitGuard;
   /** Told of every session issued (sign-up, sign-in, refresh): the monthly active users (usage/active-users.ts). */
   signedIn?: SignInRecorder;
@@ -187,7 +185,7 @@ export class AuthUsersService {
     return { ...(await this.session(project, user)), device_token: await this.trustDevice(user.id) };
   }
 
-  /** Throttled like developer sign-ins (lib/sign-in-guard), per project; keyed by the email, known or not. */
+  /** Throttled like developer sign-ins (sign-in/sign-in-guard.ts), per project; keyed by the email, known or not. */
   async signIn(project: ProjectRow, input: { email: string; password: string; device_token?: string }, ip: string): Promise<EndUserSession> {
     const emailKey = normalizeEmail(input.email);
     const user = await this.d.repo.findByEmail(project.id, emailKey);
@@ -333,7 +331,7 @@ export class AuthUsersService {
     const userId = await this.d.repo.consumeToken('email_verify', sha256(token), now);
     const user = userId && (await this.d.repo.findAnyById(userId));
     if (!user) return undefined;
-    // markVerified waits until the kept end user (lib/lookup-cache.ts) is dropped everywhere.
+    // markVerified waits until the kept end user (platform/lookup-cache.ts) is dropped everywhere.
     await this.d.repo.markVerified(user.id, now);
     return user.projectId;
   }

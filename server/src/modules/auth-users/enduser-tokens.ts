@@ -1,11 +1,11 @@
-// End-user access tokens: HS256 JWTs on the one JWT stack (lib/jwt.ts), signed with a key of
+// End-user access tokens: HS256 JWTs on the one JWT stack (platform/jwt.ts), signed with a key of
 // their own project, derived from the platform secret (HKDF, purpose "enduser-jwt:<projectId>").
 // A token of project A can't verify under project B's key, nor under the developer key (purpose
 // "developer-jwt"), and it carries typ "enduser" where developer tokens carry "developer".
 // The format is unchanged from the hand-written signer this replaces (same header, same claims in
 // the same order), so tokens issued before still verify.
-import { deriveKey } from '../../lib/crypto';
-import type { Jwt } from '../../lib/jwt';
+import { deriveKey } from '../../platform/crypto';
+import type { Jwt } from '../../platform/jwt';
 
 export interface EndUserClaims {
   sub: string;

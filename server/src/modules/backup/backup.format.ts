@@ -10,8 +10,7 @@
 //   checksums.json      { "<entry>": "<sha256>" } for every entry above: written last, checked first
 // The platform's own columns are listed here once: export selects them, import inserts them, and
 // nothing else an archive carries ever becomes a column name.
-import type { ColumnInfo } from '../database/catalog';
-import type { DbAccess } from '../database/database.tables';
+import type { ColumnInfo, DbAccess } from '../database';
 
 export const ARCHIVE_FORMAT = 'hostbase-project';
 export const ARCHIVE_VERSION = 1;

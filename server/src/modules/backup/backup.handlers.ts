@@ -7,11 +7,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { ownedProject } from '../../http/auth';
-import { Errors } from '../../http/errors';
-import type { HandlerMap } from '../../http/types';
-import { WINDOW_LIMITS } from '../../lib/limits';
+import type { Deps } from '../../platform/deps';
+import { ownedProject } from '../caller';
+import { Errors } from '../../platform/errors';
+import type { HandlerMap } from '../../platform/http/types';
+import { WINDOW_LIMITS } from '../../platform/limits';
 import { BackupError, exportProject, type BackupDeps } from './export';
 
 export function createBackupHandlers(deps: Deps, downloads: string): HandlerMap {
@@ -51,5 +51,5 @@ export const backupPlugin = fp(
     await fsp.rm(downloads, { recursive: true, force: true });
     app.contractParts.add('backup', { handlers: createBackupHandlers(app.deps, downloads) });
   },
-  { name: 'hostbase-backup', dependencies: ['hostbase-contract-parts'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-backup', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-database', 'hostbase-domains', 'hostbase-hosting', 'hostbase-storage'], decorators: { fastify: ['deps'] } },
 );

@@ -9,13 +9,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Database, TxClient } from '../../db/client';
-import type { SecretBox } from '../../lib/crypto';
-import { isUuid } from '../../lib/ids';
-import type { ObjectStore } from '../storage/object-store';
-import { describeTables, COLUMN_TYPES } from '../database/catalog';
-import { quoteIdent } from '../database/identifiers';
-import type { DbAccess } from '../database/database.tables';
-import { siteKeyPrefix } from '../hosting/site-files';
+import type { SecretBox } from '../../platform/crypto';
+import { isUuid } from '../../platform/ids';
+import type { ObjectStore } from '../../platform/object-store/object-store';
+import { describeTables, COLUMN_TYPES, quoteIdent, type DbAccess } from '../database';
+import { siteKeyPrefix } from '../hosting';
 import {
   ARCHIVE_FORMAT, ARCHIVE_VERSION, CARRIED_COLUMNS, type ArchiveData, type ArchivedTable, type Manifest, type Row,
 } from './backup.format';

@@ -1,7 +1,7 @@
 // A manifest deployment (instant-deploy.ts) has no archive.zip: its files are the project's
 // content-addressed blobs, listed by its manifest. An export lays them out from the object store
 // (as SiteFiles.ensureLocal would, without needing a hosting instance: the CLI exports too) and
-// zips the folder (lib/zip-folder.ts, the platform's one zip writer), so the archive carries one
+// zips the folder (platform/zip-folder.ts, the platform's one zip writer), so the archive carries one
 // zip for the live deployment whatever its kind and the target restores an ordinary archive
 // deployment. Each blob is checked against its digest: a damaged stored copy fails the export
 // instead of being carried.
@@ -10,10 +10,9 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ObjectStore } from '../storage/object-store';
-import { zipFolder } from '../../lib/zip-folder';
-import { pathProblem } from '../hosting/instant-deploy';
-import { blobKey } from '../hosting/site-files';
+import type { ObjectStore } from '../../platform/object-store/object-store';
+import { zipFolder } from '../../platform/zip-folder';
+import { pathProblem, blobKey } from '../hosting';
 import { BackupError } from './backup.errors';
 
 const DIGEST = /^[0-9a-f]{64}$/;

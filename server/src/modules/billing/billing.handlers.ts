@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../../http/types';
-import { currentAccount } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { currentAccount } from '../caller';
 import type { BillingService } from './billing.service';
 
 export function createBillingHandlers(service: BillingService): HandlerMap {

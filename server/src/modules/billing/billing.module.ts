@@ -2,10 +2,9 @@
 // provider), and an account's billing. As a plugin: decorates app.billing.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { deriveKey } from '../../lib/crypto';
-import { monthStart } from './plan-limits';
-import { activeUserCount, bandwidthBytes, mailboxCount, projectCount } from './usage-counts';
+import type { Deps } from '../../platform/deps';
+import { deriveKey } from '../../platform/crypto';
+import { monthStart, activeUserCount, bandwidthBytes, mailboxCount, projectCount } from '../plans';
 import { BillingRepository } from './billing.repository';
 import { BillingService } from './billing.service';
 import { createBillingHandlers } from './billing.handlers';
@@ -13,8 +12,8 @@ import { RazorpayProvider } from './razorpay.provider';
 import { TestPaymentProvider } from './test.provider';
 import type { PaymentProvider } from './payment-provider';
 import { keepRawBody } from './raw-body';
-import { StorageRepository } from '../storage/storage.repository';
-import { accountUsage } from '../database/database-size';
+import { storageFigures } from '../storage';
+import { accountUsage } from '../database';
 
 export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
   const rz = deps.config.razorpay;
@@ -23,7 +22,7 @@ export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
 }
 
 export function createBillingModule(deps: Deps) {
-  const storage = new StorageRepository(deps.db);
+  const storage = storageFigures(deps.db);
   const service = new BillingService({
     repo: new BillingRepository(deps.db),
     provider: paymentProvider(deps),
@@ -52,7 +51,7 @@ export const billingPlugin = fp(
     keepRawBody(app, ['razorpayWebhook']);
     app.contractParts.add('billing', billing);
   },
-  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -1,11 +1,11 @@
 // The rules of plans and payments: what a plan costs and allows, an order for a plan at the active
 // provider, the plan change its verified payment makes (once), the test provider's checkout, the
 // provider's webhook, and an account's billing (plan, limits with their use, payment history).
-import { AppError, ErrorCode, Errors } from '../../http/errors';
-import type { Clock } from '../../lib/clock';
-import { sha256 } from '../../lib/crypto';
-import { LIMITS, PLANS, PLAN_NAMES, allowance, limitsView, planLimits, type LimitName, type PlanName } from '../../lib/plans';
-import type { AccountRow } from '../accounts/accounts.tables';
+import { AppError, ErrorCode, Errors } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
+import { sha256 } from '../../platform/crypto';
+import { LIMITS, PLANS, PLAN_NAMES, allowance, limitsView, planLimits, type LimitName, type PlanName } from '../plans';
+import type { AccountRow } from '../accounts';
 import type { BillingRepository } from './billing.repository';
 import type { PaymentOrderRow } from './billing.tables';
 import { PaymentProviderError, type PaymentProvider } from './payment-provider';

@@ -1,4 +1,4 @@
-import { pgTable, uuid, text, timestamp, integer, primaryKey } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, integer } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.tables';
 
 /** Orders at a payment provider (migrations/0014_billing.sql). */
@@ -33,16 +33,3 @@ export const paymentWebhookEvents = pgTable('payment_webhook_events', {
   orderId: text('order_id'),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-export const quotaNotices = pgTable(
-  'quota_notices',
-  {
-    accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-    limitName: text('limit_name').notNull(),
-    period: text('period').notNull(),
-    percent: integer('percent').notNull(),
-    plan: text('plan').notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.limitName, t.period, t.percent, t.plan] })],
-);

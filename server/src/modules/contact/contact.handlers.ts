@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { HandlerMap } from '../../http/types';
-import type { Deps } from '../../deps';
-import { Errors } from '../../http/errors';
-import { WINDOW_LIMITS } from '../../lib/limits';
+import type { HandlerMap } from '../../platform/http/types';
+import type { Deps } from '../../platform/deps';
+import { Errors } from '../../platform/errors';
+import { WINDOW_LIMITS } from '../../platform/limits';
 import { contactMessages } from './contact.tables';
 
 export function createContactHandlers(deps: Deps): HandlerMap {

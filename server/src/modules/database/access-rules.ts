@@ -3,7 +3,7 @@
 // verified access token). Nothing here is checked in JavaScript: a call the rule does not allow
 // fails in the database (42501, a 403) or sees no rows.
 import type { TxClient } from '../../db/client';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { quoteIdent } from './identifiers';
 import type { DbAccess, ProjectDatabaseRow } from './database.tables';
 import type { TableInfo } from './catalog';

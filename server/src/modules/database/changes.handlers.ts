@@ -6,15 +6,15 @@
 // caller, so the database's grants decide.
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { HandlerMap } from '../../http/types';
-import { appCaller } from '../../http/auth';
-import { AppError } from '../../http/errors';
-import { bearerToken, headerValue } from '../../http/security';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { HandlerMap } from '../../platform/http/types';
+import { appCaller } from '../caller';
+import { AppError } from '../../platform/errors';
+import { bearerToken, headerValue } from '../../platform/http/security';
+import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
 import type { ChangesHub, Credential } from './changes';
 import { checkIdentifier, quoteIdent } from './identifiers';
-import { tenantError } from './pg-errors';
+import { tenantError } from '../../platform/pg-errors';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

@@ -6,7 +6,7 @@
 // security that guards selects decides what each subscriber sees.
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, ErrorCode, Errors } from '../../http/errors';
+import { AppError, ErrorCode, Errors } from '../../platform/errors';
 import type { DatabaseContext } from './database.context';
 import type { DbAccess } from './database.tables';
 import { quoteIdent } from './identifiers';

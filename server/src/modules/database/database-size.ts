@@ -1,7 +1,7 @@
 // The size of projects' databases on disk, and the account's plan limit it counts against (SPEC
 // section 9). Reads the platform's tables: run as the platform (tx.asPlatform in a tenant session).
 import type { TxClient } from '../../db/client';
-import { planLimits } from '../../lib/plans';
+import { planLimits } from '../plans';
 
 type Querier = Pick<TxClient, 'query'>;
 

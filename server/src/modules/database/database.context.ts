@@ -1,7 +1,7 @@
 // What the database module's services share: the platform's database, the project's schema and
 // roles (made on first use), and sessions as those roles.
-import type { Deps } from '../../deps';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { Deps } from '../../platform/deps';
+import type { ProjectRow } from '../projects';
 import { Provisioning } from './provisioning';
 import { inTenantSession, tenantStatement, type TenantSessionOptions, type TenantTx } from './tenant-session';
 import type { ProjectDatabaseRow } from './database.tables';

@@ -3,7 +3,7 @@
 // As a plugin: decorates app.projectDatabase; drops a project's schema and roles with the project.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { DatabaseContext } from './database.context';
 import { createSchemaHandlers } from './schema.handlers';
 import { createRowsHandlers } from './rows.handlers';

@@ -3,7 +3,7 @@
 // column's type, so PostgreSQL reads it as a value, never as SQL: a value the type can't hold
 // is its 22xxx error, a 400). Foreign keys name the project's own schema, never another.
 import type { components } from '../../generated/openapi';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { COLUMN_TYPES, type ColumnType } from './catalog';
 import { checkIdentifier, quoteIdent, quoteLiteral } from './identifiers';
 

@@ -1,7 +1,7 @@
 // Table and column names a developer or an app sends: checked against one rule, then always
 // quoted. The rule keeps names PostgreSQL stores exactly (at most 63 bytes: a longer name would be
 // silently truncated, so two names could collide) and out of the platform's prefixes.
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 
 const NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 export const MAX_IDENTIFIER_BYTES = 63;

@@ -7,7 +7,7 @@
 // statements with a role they could leave.
 import { eq } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client';
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { quoteIdent } from './identifiers';
 import { projectDatabases, type ProjectDatabaseRow } from './database.tables';
 

@@ -1,9 +1,9 @@
 // Rows: the apps' data API (/api/db/v1, the project's key and an end user's token) and the
 // console's row grid (developer token, as the project's owner role).
 import type { FastifyRequest } from 'fastify';
-import type { HandlerMap } from '../../http/types';
-import { appCaller, ownedProject as owned } from '../../http/auth';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { HandlerMap } from '../../platform/http/types';
+import { appCaller, ownedProject as owned } from '../caller';
+import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
 import { RowsService, type RowsCaller } from './rows.service';
 import { databaseSizeLimit } from './size-limit';
@@ -14,7 +14,7 @@ const OWNER: RowsCaller = { role: 'owner' };
  * The key's project and who runs the statement: the secret key alone acts as the project's owner
  * (no access rule applies, like a service role); the publishable key, or either key with an end
  * user's token, runs as the app role under the tables' rules. A token that was sent but did not
- * verify is a 401 (http/auth.ts appCaller).
+ * verify is a 401 (caller/caller.ts appCaller).
  */
 function rowsCaller(req: FastifyRequest): { project: ProjectRow; caller: RowsCaller } {
   const app = appCaller(req);

@@ -3,7 +3,7 @@
 // parameter cast to the column's type (`$n::text::integer`), so nothing a caller sends is ever SQL
 // text and both engines see the same typed statement. Answers are built as JSON by PostgreSQL
 // (to_jsonb), so PGlite and PostgreSQL give the same shapes (numbers, timestamps, jsonb).
-import { Errors } from '../../http/errors';
+import { Errors } from '../../platform/errors';
 import { checkIdentifier, quoteIdent } from './identifiers';
 import type { ColumnInfo, TableInfo } from './catalog';
 

@@ -3,18 +3,18 @@
 // security policies). Who sees or changes which row is decided by PostgreSQL alone (access-rules.ts):
 // nothing here filters rows. Each call is one statement (rows.query.ts) in a tenant transaction,
 // built from the table's columns as the catalog has them (rows.columns.ts; see run()).
-import { AppError, Errors } from '../../http/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import { AppError, Errors } from '../../platform/errors';
+import type { ProjectRow } from '../projects';
 import { tenantStatement, type TenantSessionOptions } from './tenant-session';
 import { tableColumns } from './rows.columns';
 import { checkIdentifier } from './identifiers';
-import { tenantError } from './pg-errors';
+import { tenantError } from '../../platform/pg-errors';
 import type { DatabaseContext } from './database.context';
 import type { TableInfo } from './catalog';
 import type { ProjectDatabaseRow } from './database.tables';
 import { PAGE_SIZE, buildDelete, buildInsert, buildSelect, buildUpdate, type BuiltQuery, type RowFilter, type SelectRequest } from './rows.query';
 import type { DatabaseSizeLimit } from './size-limit';
-import { MAX_CONFIGURABLE_JSON_DEPTH, jsonValueDepth } from '../../lib/json-limits';
+import { MAX_CONFIGURABLE_JSON_DEPTH, jsonValueDepth } from '../../platform/json-limits';
 
 /** Who runs the statement: the developer (owner role) or an app with an optional end user. */
 export type RowsCaller = { role: 'owner' } | { role: 'app'; endUserId: string | null };

@@ -1,8 +1,8 @@
 // Console: the project's tables, their columns and access rules, and the SQL box (developer token).
 // The caller's own project first (no token: 401; another account's project: 404), then the rules
 // of schema.service.ts and sql-box.ts.
-import { ownedProject as owned } from '../../http/auth';
-import type { HandlerMap } from '../../http/types';
+import { ownedProject as owned } from '../caller';
+import type { HandlerMap } from '../../platform/http/types';
 import type { DatabaseContext } from './database.context';
 import { SchemaService } from './schema.service';
 import { runSql } from './sql-box';

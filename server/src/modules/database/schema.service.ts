@@ -3,8 +3,8 @@
 // platform's record of the table (project_db_tables, written as the platform): a failure leaves
 // neither half. PostgreSQL's refusals are answered through tenantError.
 import type { components } from '../../generated/openapi';
-import { Errors } from '../../http/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import { Errors } from '../../platform/errors';
+import type { ProjectRow } from '../projects';
 import { OWNER_COLUMN, applyAccess } from './access-rules';
 import { describeTable, describeTables, type ColumnInfo, type TableInfo } from './catalog';
 import type { DatabaseContext } from './database.context';
@@ -12,7 +12,7 @@ import { databaseUsage, schemasBytes } from './database-size';
 import type { DbAccess, ProjectDatabaseRow } from './database.tables';
 import { AUTO_ID, MAX_COLUMNS, addColumnSql, checkColumnSpec, createTableSql, type ColumnSpec } from './ddl';
 import { checkIdentifier, quoteIdent } from './identifiers';
-import { tenantError } from './pg-errors';
+import { tenantError } from '../../platform/pg-errors';
 import type { TenantSessionOptions, TenantTx } from './tenant-session';
 import { attachTriggers } from './triggers';
 

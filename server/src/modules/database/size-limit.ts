@@ -10,10 +10,9 @@
 // Summing the size of every table costs a file lookup per table, so a reading well under the limit
 // (below REUSE_BELOW of it) is reused for REUSE_MS: near or past the limit, every write reads afresh.
 import type { Database } from '../../db/client';
-import { Errors } from '../../http/errors';
-import { planLimits } from '../../lib/plans';
-import { PlanLimitGuard } from '../billing/plan-limits';
-import { humanBytes } from '../storage/file-meta';
+import { Errors } from '../../platform/errors';
+import { planLimits, planLimitGuard } from '../plans';
+import { humanBytes } from '../../platform/human-bytes';
 import type { DatabaseContext } from './database.context';
 import { accountUsage } from './database-size';
 
@@ -35,7 +34,7 @@ export class DatabaseSizeLimit {
 
   constructor(
     private readonly database: Database,
-    /** quota_passed at 80 % and 100 % of the plan's database size (billing/plan-limits.ts). */
+    /** quota_passed at 80 % and 100 % of the plan's database size (plans/plan-limits.ts). */
     private readonly notice?: (accountId: string, plan: string, usedBytes: number) => Promise<void>,
   ) {}
 
@@ -66,6 +65,6 @@ const limits = new WeakMap<DatabaseContext, DatabaseSizeLimit>();
 
 export function databaseSizeLimit(ctx: DatabaseContext): DatabaseSizeLimit {
   let limit = limits.get(ctx);
-  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database, new PlanLimitGuard(ctx.deps).noticeOf('database'))));
+  if (!limit) limits.set(ctx, (limit = new DatabaseSizeLimit(ctx.deps.database, planLimitGuard(ctx.deps).noticeOf('database'))));
   return limit;
 }

@@ -5,8 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import type { ArrayResult, TxClient } from '../../db/client';
 import type { components } from '../../generated/openapi';
-import { AppError, Errors } from '../../http/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import { AppError, Errors } from '../../platform/errors';
+import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
 import { STATEMENT_TIMEOUT_MS } from './tenant-session';
 

@@ -5,7 +5,7 @@
 // sends, it sees only what the project's role may see.
 import type { Database, TxClient } from '../../db/client';
 import { quoteIdent, quoteLiteral } from './identifiers';
-import { isUuid } from '../../lib/ids';
+import { isUuid } from '../../platform/ids';
 import type { ProjectDatabaseRow } from './database.tables';
 
 export const STATEMENT_TIMEOUT_MS = 5000;

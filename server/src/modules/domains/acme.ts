@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
 import type * as AcmeClient from 'acme-client';
-import type { SecretBox } from '../../lib/crypto';
+import type { SecretBox } from '../../platform/crypto';
 import type { DomainsRepository } from './domains.repository';
 
 export interface IssuedCertificate {

@@ -1,7 +1,7 @@
 // Thin handlers keyed by operationId: the caller's own project first (no token: 401; another
 // account's project: 404), then the rules of the service.
-import type { HandlerMap } from '../../http/types';
-import { ownedProject as owned } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { ownedProject as owned } from '../caller';
 import type { DomainsService } from './domains.service';
 
 export function createDomainsHandlers(domains: DomainsService): HandlerMap {

@@ -8,7 +8,7 @@ import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { AcmeIssuer, type CertificateIssuer } from './acme';
 import { DomainsRepository } from './domains.repository';
 import { createDomainLookup, DomainsService, type DomainLookup } from './domains.service';

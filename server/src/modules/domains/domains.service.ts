@@ -6,12 +6,12 @@
 // domain at a time by a lease on its row).
 import { promises as dns } from 'node:dns';
 import tls from 'node:tls';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import type { SecretBox } from '../../lib/crypto';
-import { planLimits } from '../../lib/plans';
-import { Errors } from '../../http/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import type { SecretBox } from '../../platform/crypto';
+import { planLimits } from '../plans';
+import { Errors } from '../../platform/errors';
+import type { ProjectRow } from '../projects';
 import type { CertificateIssuer } from './acme';
 import type { DomainRoute, DomainsRepository } from './domains.repository';
 import type { SiteDomainRow } from './domains.tables';

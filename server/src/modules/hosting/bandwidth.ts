@@ -6,12 +6,10 @@
 // The owner's console and API are on the platform's own host and keep working.
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Clock } from '../../lib/clock';
-import { allowance, planLimits } from '../../lib/plans';
+import type { Clock } from '../../platform/clock';
+import { allowance, planLimits, amountOf, monthStart, type PlanLimitGuard, bandwidthBytes } from '../plans';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
-import { amountOf, monthStart, type PlanLimitGuard } from '../billing/plan-limits';
-import { bandwidthBytes } from '../billing/usage-counts';
 
 export interface BandwidthBlock {
   accountId: string;

@@ -25,10 +25,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { isUuid } from '../../lib/ids';
-import type { ObjectStore } from '../storage/object-store';
-import type { StorageQuota } from '../storage/quota';
-import type { ProjectRow } from '../projects/projects.tables';
+import { isUuid } from '../../platform/ids';
+import type { ObjectStore } from '../../platform/object-store/object-store';
+import type { StorageQuota } from '../storage';
+import type { ProjectRow } from '../projects';
 import type { HostingRepository } from './hosting.repository';
 import { siteKeyPrefix, type SiteFiles } from './site-files';
 

@@ -3,13 +3,13 @@
 // everything else (API, console, unknown hosts, proxied sites, cold caches) to Fastify untouched.
 // A static site's GET then costs a Map look-up and one write instead of Fastify's routing,
 // hooks and reply machinery: the difference between ~0.4x and ~0.6x+ of nginx on one core.
-// The server carries the slow-client and connection limits (http/connection-limits.ts) for the
+// The server carries the slow-client and connection limits (platform/http/connection-limits.ts) for the
 // platform and the hosted sites alike.
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { applyHttpLimits, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from '../../http/connection-limits';
+import { applyHttpLimits, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from '../../platform/http/connection-limits';
 
 /** Answers a request itself and returns true, or returns false having touched nothing. */
 export type FrontHandler = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;

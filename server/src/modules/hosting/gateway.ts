@@ -24,8 +24,8 @@ import type { TrafficCounter } from './traffic';
 import { bandwidthPage, noSitePage, unavailablePage } from './pages';
 import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from './hosting.tables';
-import type { ProjectRow } from '../projects/projects.tables';
-import { endToEndHeaders } from '../../http/hop-by-hop';
+import type { ProjectRow } from '../projects';
+import { endToEndHeaders } from '../../platform/http/hop-by-hop';
 import { isPeerRequest, PEER_HEADER } from './runtime.leased';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import type { ProjectsService } from '../projects/projects.service';
+import type { Deps } from '../../platform/deps';
+import type { ProjectsService, ProjectRow } from '../projects';
 import { HostingRepository } from './hosting.repository';
 import { HostingService } from './hosting.service';
 import { createHostingHandlers } from './hosting.handlers';
@@ -19,11 +19,9 @@ import { SiteFiles } from './site-files';
 import { StaticSites } from './static-site';
 import { TrafficCounter } from './traffic';
 import { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
-import type { ProjectRow } from '../projects/projects.tables';
-import type { AccountEvent } from '../../lib/account-events';
-import { StorageRepository } from '../storage/storage.repository';
-import { StorageQuota } from '../storage/quota';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import type { AccountEvent } from '../../platform/account-events';
+import { storageQuota } from '../storage';
+import { planLimitGuard } from '../plans';
 import { BandwidthGuard } from './bandwidth';
 import { InstantDeploys } from './instant-deploy';
 import { DatabaseLogs } from './runtime-logs';
@@ -60,9 +58,9 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     if (project) await deps.events.emit(event(project));
   };
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
-  const limits = new PlanLimitGuard(deps);
+  const limits = planLimitGuard(deps);
   const builds = new BuildLifecycle({
-    repo, files, store: deps.objectStore, quota: new StorageQuota(new StorageRepository(deps.db, deps.lookups), limits.noticeOf('storage')), log: deps.log,
+    repo, files, store: deps.objectStore, quota: storageQuota(deps, limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });

@@ -2,9 +2,9 @@
 // the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
 import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { isUuid } from '../../lib/ids';
-import { isUniqueViolation } from '../database/pg-errors';
-import type { LookupCache } from '../../lib/lookup-cache';
+import { isUuid } from '../../platform/ids';
+import { isUniqueViolation } from '../../platform/pg-errors';
+import type { LookupCache } from '../../platform/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
 import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
 

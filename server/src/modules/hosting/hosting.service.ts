@@ -3,11 +3,11 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LookupCache } from '../../lib/lookup-cache';
-import type { Clock } from '../../lib/clock';
-import type { AccountEvents } from '../../lib/account-events';
-import { AppError, Errors } from '../../http/errors';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { LookupCache } from '../../platform/lookup-cache';
+import type { Clock } from '../../platform/clock';
+import type { AccountEvents } from '../../platform/account-events';
+import { AppError, Errors } from '../../platform/errors';
+import type { ProjectRow } from '../projects';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';

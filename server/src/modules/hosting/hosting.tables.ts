@@ -113,3 +113,9 @@ export const siteBuildSettings = pgTable('site_build_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 export type BuildSettingsRow = typeof siteBuildSettings.$inferSelect;
+
+/** The host identity (uid = gid) a project's site processes run as (site-identities.ts). */
+export const siteIdentities = pgTable('site_identities', {
+  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  uid: integer('uid').notNull().unique(),
+});

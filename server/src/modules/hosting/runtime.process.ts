@@ -16,7 +16,7 @@ import type { RuntimeKind } from './site-layout';
 import type { SiteUidOf } from './site-identities';
 import { SiteNetwork, type Egress } from './site-network';
 import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
-import { DEFAULT_SITE_LIMITS } from '../../lib/limits';
+import { DEFAULT_SITE_LIMITS } from '../../platform/limits';
 import { MemoryLogs, type RuntimeLogSink } from './runtime-logs';
 
 export interface ProcessRuntimeOptions {

@@ -1,13 +1,7 @@
 // The host identity (uid = gid) a project's site processes run as: one per project, allocated once
-// from a database sequence so that every instance agrees and no two projects share one.
-import { pgTable, uuid, integer } from 'drizzle-orm/pg-core';
+// from a database sequence so that every instance agrees and no two projects share one. The table
+// (siteIdentities) is with hosting's other tables (hosting.tables.ts).
 import type { Database } from '../../db/client';
-import { projects } from '../projects/projects.tables';
-
-export const siteIdentities = pgTable('site_identities', {
-  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
-  uid: integer('uid').notNull().unique(),
-});
 
 export type SiteUidOf = (projectId: string) => Promise<number>;
 

@@ -1,7 +1,7 @@
 // What a deployment of each project type must contain, and which folder of it is served or run.
 import path from 'node:path';
 import { ZipRefusedError } from './zip-extract';
-import { JsonLimitError, parseBoundedJson } from '../../lib/json-limits';
+import { JsonLimitError, parseBoundedJson } from '../../platform/json-limits';
 
 // The contract's ProjectType enum (openapi.yaml, generated into shared/generated/contract.ts).
 export { PROJECT_TYPES, type ProjectType } from '../../../../shared/rules';

@@ -10,7 +10,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { ProjectRow } from '../projects';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { BuildLog } from './build-log';
 import type { BuildSettingsService } from './build-settings';

@@ -10,8 +10,8 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import { isCompressible, siteContentType } from '../../http/mime';
-import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../http/conditional';
+import { isCompressible, siteContentType } from '../../platform/http/mime';
+import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../platform/http/conditional';
 import { notFoundPage } from './pages';
 import { compileRules, headersFor, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from './site-rules';
 

@@ -1,8 +1,8 @@
 // The mails a developer gets about their account when email notifications are on (the account
 // setting notify_email): a deploy that failed, a plan limit at 80 % or 100 %, two-factor
-// authentication turned off. Built from account events (lib/account-events.ts); other events
+// authentication turned off. Built from account events (platform/account-events.ts); other events
 // (a crash, DNS) are for the project's errors panel, not the inbox.
-import type { AccountEvent } from '../../lib/account-events';
+import type { AccountEvent } from '../../platform/account-events';
 
 export interface MailContext {
   accountName: string;

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { notificationMail } from './notification-mails';

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../../http/types';
-import { currentAccount, ownedProject } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { currentAccount, ownedProject } from '../caller';
 import { KEY_KIND, projectView, type ProjectsService } from './projects.service';
 
 export function createProjectsHandlers(service: ProjectsService): HandlerMap {

@@ -1,16 +1,16 @@
 // Projects module: service + handlers, and the verifiers for the app-side API keys. A verifier
-// puts the key's project on the request (req.project, read with keyProject() from http/auth.ts)
+// puts the key's project on the request (req.project, read with keyProject() from caller/caller.ts)
 // for the module that serves the call. As a plugin: decorates app.projects.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { Errors } from '../../http/errors';
-import { headerValue, missingCredential, type SchemeVerifier } from '../../http/security';
+import type { Deps } from '../../platform/deps';
+import { Errors } from '../../platform/errors';
+import { headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
 import { ProjectsRepository } from './projects.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
 import type { ProjectKeyKind } from './projects.tables';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import { planLimitGuard } from '../plans';
 
 export function createProjectsModule(deps: Deps) {
   const service = new ProjectsService({
@@ -20,7 +20,7 @@ export function createProjectsModule(deps: Deps) {
     platformDomain: deps.config.platformDomain,
     bucketDomain: deps.config.publicUrl,
     lookups: deps.lookups,
-    limits: new PlanLimitGuard(deps),
+    limits: planLimitGuard(deps),
   });
   // The deprecated aliases: x-api-key with one kind of key each (bucketKey: the secret key on
   // storage; authKey: the publishable key on auth and the database).
@@ -64,7 +64,7 @@ export const projectsPlugin = fp(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Ownership checks (ownedProject in http/auth.ts), domains, and the delete clean-ups modules add. */
+    /** Ownership checks (ownedProject in caller/caller.ts), domains, and the delete clean-ups modules add. */
     projects: ProjectsService;
   }
 }

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { isUuid } from '../../lib/ids';
-import { activityProject, transactionWithActivity } from '../activity/activity.context';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { isUuid } from '../../platform/ids';
+import { activityProject, transactionWithActivity } from '../activity';
 import { projects, projectKeys, type ProjectRow, type ProjectKeyKind } from './projects.tables';
 
 export interface NewKey {
@@ -20,7 +20,7 @@ export class ProjectsRepository {
 
   constructor(
     private readonly db: Db,
-    /** Rows kept in memory by lib/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
+    /** Rows kept in memory by platform/lookup-cache.ts: after a write to one, wait until this instance heard of it. */
     private readonly lookups?: Pick<LookupCache, 'barrier'>,
   ) {
     this.byKeyHash = db

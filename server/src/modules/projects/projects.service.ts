@@ -1,17 +1,16 @@
 // Projects: creation with a unique subdomain, ownership checks, API keys (random, stored hashed
 // and sealed, rotatable), and deletion that lets every module clean up what it holds.
 import crypto from 'node:crypto';
-import { siteUrl } from '../../lib/site-url';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { randomToken, sha256, type SecretBox } from '../../lib/crypto';
-import { Errors } from '../../http/errors';
+import { siteUrl } from './site-url';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
+import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
-import type { PlanLimitGuard } from '../billing/plan-limits';
-import { projectCount } from '../billing/usage-counts';
-import type { ProjectKeyRole } from '../../http/auth';
+import { type PlanLimitGuard, projectCount } from '../plans';
+import type { ProjectKeyRole } from '../caller';
 
 /**
  * The prefixes of each kind's keys, the one new keys get first. The authentication key is the
@@ -38,9 +37,9 @@ export interface ProjectsServiceDeps {
   clock: Clock;
   platformDomain: string;
   bucketDomain: string;
-  /** The project each app key names, kept in memory (lib/lookup-cache.ts). */
+  /** The project each app key names, kept in memory (platform/lookup-cache.ts). */
   lookups: Pick<LookupCache, 'get'>;
-  /** The plan's project limit (billing/plan-limits.ts). */
+  /** The plan's project limit (plans/plan-limits.ts). */
   limits: PlanLimitGuard;
 }
 

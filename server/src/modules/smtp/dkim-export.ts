@@ -85,7 +85,7 @@ function reloadOpendkim(pidFile: string | undefined): void {
 async function main(): Promise<void> {
   const { loadConfig } = await import('../../config');
   const { openDatabase } = await import('../../db/client');
-  const { createSecretBox, deriveKey } = await import('../../lib/crypto');
+  const { createSecretBox, deriveKey } = await import('../../platform/crypto');
   const { SmtpRepository } = await import('./smtp.repository');
   const dir = process.env.MAIL_DKIM_DIR;
   if (!dir) throw new Error('MAIL_DKIM_DIR must name the directory OpenDKIM reads its keys from');

@@ -8,7 +8,9 @@
 // Sending a password-reset link from a different identity than the one the developer set up
 // would look like phishing to their users, fail the domain's expectations (its DMARC, the
 // From its app announces) and hide a broken mail host; a visible failure gets it fixed.
-import type { Mailer, MailMessage } from '../../lib/mailer';
+import type { Deps } from '../../platform/deps';
+import { smtpTransport, type Mailer, type MailMessage } from '../../platform/mailer';
+import { SmtpRepository } from './smtp.repository';
 
 export interface ProjectMailers {
   /** The mailer for this project's end-user mails. */
@@ -52,4 +54,19 @@ export function createProjectMailers(o: ProjectMailersOptions): ProjectMailers {
       };
     },
   };
+}
+
+/** End-user mails from the project's verified domain when MAIL_PROJECT_SMTP_URL is set, else from the platform. */
+export function projectMailers(deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log'>) {
+  const smtp = new SmtpRepository(deps.db);
+  const url = deps.config.mailProjectSmtpUrl;
+  return createProjectMailers({
+    platform: deps.mailer,
+    projectTransport: url ? smtpTransport(url) : undefined,
+    verifiedDomainOf: async (projectId) => {
+      const row = await smtp.domainOfProject(projectId);
+      return row?.verified ? row.domain : undefined;
+    },
+    log: deps.log,
+  });
 }

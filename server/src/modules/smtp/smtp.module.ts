@@ -2,9 +2,9 @@
 // mailboxes go with the project (ON DELETE CASCADE), so no deletion hook is needed.
 // As a plugin: decorates app.smtp.
 import type { FastifyInstance } from 'fastify';
-import { PlanLimitGuard } from '../billing/plan-limits';
+import { planLimitGuard } from '../plans';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { writeDkimKeys } from './dkim-export';
 import { createDnsLookup, type DnsLookup } from './dns-records';
 import { SmtpRepository } from './smtp.repository';
@@ -27,7 +27,7 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
     webmailUrl: deps.config.webmailUrl,
     mailServersAttached: deps.config.mailServersAttached,
     onVerifiedDomainsChanged: exportKeys,
-    limits: new PlanLimitGuard(deps),
+    limits: planLimitGuard(deps),
     events: deps.events,
   });
   return { service, handlers: createSmtpHandlers(service) };

@@ -4,7 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './smtp.tables';
-import { isUniqueViolation } from '../database/pg-errors';
+import { isUniqueViolation } from '../../platform/pg-errors';
 
 export class SmtpRepository {
   constructor(private readonly db: Db) {}

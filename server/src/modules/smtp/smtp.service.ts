@@ -2,10 +2,10 @@
 // half sealed), the DNS records to publish and their verification by real lookups, and the
 // mailboxes on a verified domain (passwords as Argon2id hashes Dovecot verifies). The mail
 // servers read the same rows through the views of migrations/0009_mail.sql.
-import { Errors } from '../../http/errors';
-import type { Clock } from '../../lib/clock';
-import type { SecretBox } from '../../lib/crypto';
-import type { ProjectRow } from '../projects/projects.tables';
+import { Errors } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
+import type { SecretBox } from '../../platform/crypto';
+import type { ProjectRow } from '../projects';
 import { generateDkimKey, dkimSelector } from './dkim';
 import type { DkimKeyEntry } from './dkim-export';
 import { checkRecords, mailRecords, notVerifiedMessage, type DnsLookup, type RecordCheck } from './dns-records';
@@ -13,9 +13,8 @@ import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain
 import { hashMailboxPassword } from './mailbox-password';
 import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
-import type { PlanLimitGuard } from '../billing/plan-limits';
-import { mailboxCount } from '../billing/usage-counts';
-import type { AccountEvents } from '../../lib/account-events';
+import { type PlanLimitGuard, mailboxCount } from '../plans';
+import type { AccountEvents } from '../../platform/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */
 export const DEFAULT_QUOTA_BYTES = 5 * 1024 ** 3;
@@ -33,7 +32,7 @@ export interface SmtpServiceDeps {
   mailServersAttached: boolean;
   /** Called after the set of verified domains changed (the DKIM key export, when configured). */
   onVerifiedDomainsChanged?: () => Promise<void>;
-  /** The plan's mailbox limit, across the account's projects (billing/plan-limits.ts). */
+  /** The plan's mailbox limit, across the account's projects (plans/plan-limits.ts). */
   limits: PlanLimitGuard;
   /** A verified domain whose records stopped checking out is told here (the project's errors, the owner). */
   events?: AccountEvents;

@@ -2,9 +2,9 @@
 // ranged (206 / 416), and boxed in so that a user's HTML or SVG can't act on our origin: a CSP
 // sandbox (no script, no same-origin) plus nosniff, so a browser never reinterprets the type.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Errors } from '../../http/errors';
-import { contentRange, isNotModified, rangeFor } from '../../http/conditional';
-import { ObjectNotFoundError, RangeNotSatisfiableError, type ObjectStore } from './object-store';
+import { Errors } from '../../platform/errors';
+import { contentRange, isNotModified, rangeFor } from '../../platform/http/conditional';
+import { ObjectNotFoundError, RangeNotSatisfiableError, type ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageObjectRow } from './storage.tables';
 import { contentDisposition } from './file-meta';
 

@@ -1,6 +1,6 @@
 // What we record about an uploaded file from what the client said: a safe display name and a
 // MIME type. Both end up in response headers, so anything that could break a header is dropped.
-import { typeByName } from '../../http/mime';
+import { typeByName } from '../../platform/http/mime';
 
 const OCTET = 'application/octet-stream';
 /**
@@ -30,16 +30,4 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
-/** 104857600 → "100 MiB": base 1024 like the console, up to 2 decimals. */
-export function humanBytes(n: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Math.round(value * 100) / 100} ${units[unit]}`;
 }

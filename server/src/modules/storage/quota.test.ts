@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/app';
 import { createProject, registerDeveloper, type Project } from '../../../../test/helpers/factories';
-import { planLimits } from '../../lib/plans';
+import { planLimits } from '../plans/plans';
 import { StorageQuota } from './quota';
 import { StorageRepository, type Tx } from './storage.repository';
 import { storageObjects } from './storage.tables';

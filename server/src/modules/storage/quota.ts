@@ -1,11 +1,11 @@
 // The plan's storage limit over everything an account stores: its files and its sites'
 // deployments. Uploads (storage.service.ts) and deploys (hosting) charge bytes through charge(),
 // which is StorageRepository.chargeWithinQuota: one locked check-then-write per account.
-import { AppError, Errors } from '../../http/errors';
-import { planLimits } from '../../lib/plans';
-import type { LookupCache } from '../../lib/lookup-cache';
+import { AppError, Errors } from '../../platform/errors';
+import { planLimits } from '../plans';
+import type { LookupCache } from '../../platform/lookup-cache';
 import type { StorageRepository, Tx, Usage } from './storage.repository';
-import { humanBytes } from './file-meta';
+import { humanBytes } from '../../platform/human-bytes';
 
 export interface QuotaView extends Usage {
   /** undefined: the plan has no limit. */
@@ -13,7 +13,7 @@ export interface QuotaView extends Usage {
   planLabel: string;
 }
 
-/** Told the account's storage use after each charge (billing/plan-limits.ts notices at 80 % and 100 %). */
+/** Told the account's storage use after each charge (plans/plan-limits.ts notices at 80 % and 100 %). */
 export type StorageNotice = (ownerId: string, plan: string, usedBytes: number) => Promise<void>;
 
 export class StorageQuota {

@@ -4,9 +4,9 @@
 // while the file has a segment; sharing after unsharing makes a new one), and the public URL of a
 // file whose folder rule is marked public.
 import crypto from 'node:crypto';
-import { Errors } from '../../http/errors';
-import { safeEqual } from '../../lib/crypto';
-import type { ProjectRow } from '../projects/projects.tables';
+import { Errors } from '../../platform/errors';
+import { safeEqual } from '../../platform/crypto';
+import type { ProjectRow } from '../projects';
 import { isPublicFolder } from './access-rules';
 import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow, StorageRuleRow } from './storage.tables';

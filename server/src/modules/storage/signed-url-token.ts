@@ -5,7 +5,7 @@
 // and, for an end user, their token version. Nothing is stored: the token says whom to check at
 // download time (signed-urls.ts), and the version makes a password change end the user's URLs.
 import crypto from 'node:crypto';
-import { deriveKey, safeEqual } from '../../lib/crypto';
+import { deriveKey, safeEqual } from '../../platform/crypto';
 
 /** Whom a signed URL was made for. */
 export type SignedUrlCaller = { kind: 'developer' } | { kind: 'key' } | { kind: 'user'; userId: string; tokenVersion: number };

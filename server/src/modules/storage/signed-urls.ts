@@ -4,10 +4,10 @@
 // download: the file still exists, the end user it was made for still exists with the same
 // password, and the folder's rule still lets that caller read it. So a rule set to no access, a
 // removed end user or a deleted file ends every URL at once, on every instance.
-import type { AppCaller } from '../../http/auth';
-import { Errors } from '../../http/errors';
-import type { Clock } from '../../lib/clock';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { AppCaller } from '../caller';
+import { Errors } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
+import type { ProjectRow } from '../projects';
 import { accessOf, FULL_ACCESS, mayRead, type StorageCaller } from './access-rules';
 import type { SignedUrlCaller, SignedUrlSigner } from './signed-url-token';
 import { issuerOf, storageCaller } from './storage-access';

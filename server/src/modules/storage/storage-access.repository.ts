@@ -3,7 +3,7 @@
 // (their state, expiry included, decided by the database's clock so every instance agrees).
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../../lib/ids';
+import { isUuid } from '../../platform/ids';
 import {
   storageObjects,
   storageRules,

@@ -3,11 +3,11 @@
 // it expires or is revoked, and while the caller it was made for may still read the file; state in
 // the database, so every instance agrees at once).
 import crypto from 'node:crypto';
-import type { AppCaller } from '../../http/auth';
-import { AppError, Errors } from '../../http/errors';
-import { randomToken, sha256 } from '../../lib/crypto';
-import { isUuid } from '../../lib/ids';
-import type { ProjectRow } from '../projects/projects.tables';
+import type { AppCaller } from '../caller';
+import { AppError, Errors } from '../../platform/errors';
+import { randomToken, sha256 } from '../../platform/crypto';
+import { isUuid } from '../../platform/ids';
+import type { ProjectRow } from '../projects';
 import { accessOf, mayRead, mayWrite, uploadRefusal, type StorageCaller } from './access-rules';
 import type { StorageAccessRepository } from './storage-access.repository';
 import type { FormPart, StorageService } from './storage.service';

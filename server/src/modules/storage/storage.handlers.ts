@@ -4,16 +4,16 @@
 // are answered as the developer sees them (with a share URL when shared) only to the console and
 // the secret key alone.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HandlerMap } from '../../http/types';
-import { Errors } from '../../http/errors';
-import { appCaller, ownedProject } from '../../http/auth';
+import type { HandlerMap } from '../../platform/http/types';
+import { Errors } from '../../platform/errors';
+import { appCaller, ownedProject } from '../caller';
 import { sendObject, wantsAttachment } from './download';
-import { isNotModified, rangeFor } from '../../http/conditional';
+import { isNotModified, rangeFor } from '../../platform/http/conditional';
 import type { FormPart, StorageService } from './storage.service';
-import { activityNote } from '../activity/activity.context';
+import { activityNote } from '../activity';
 import { storageCaller, type StorageAccessService } from './storage-access';
 import type { StorageObjectRow, StorageRuleRow } from './storage.tables';
-import type { AppCaller } from '../../http/auth';
+import type { AppCaller } from '../caller';
 import type { Sharing } from './sharing';
 import type { SignedUrls } from './signed-urls';
 

@@ -3,20 +3,28 @@
 // As a plugin: decorates app.storage.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import type { ProjectsService } from '../projects/projects.service';
+import type { Deps } from '../../platform/deps';
+import type { ProjectsService } from '../projects';
 import { StorageRepository } from './storage.repository';
 import { StorageService } from './storage.service';
 import { StorageAccessRepository } from './storage-access.repository';
 import { StorageAccessService } from './storage-access';
-import { PlanLimitGuard } from '../billing/plan-limits';
-import type { AuthUsersService } from '../auth-users/auth-users.service';
+import { planLimitGuard } from '../plans';
 import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 import { Sharing } from './sharing';
 import { SignedUrls } from './signed-urls';
 import { SignedUrlSigner } from './signed-url-token';
 
-export function createStorageModule(deps: Deps, projects: ProjectsService, endUsers: Pick<AuthUsersService, 'findUser'>) {
+/**
+ * What storage asks of a project's end users (a signed URL made for one holds while the user is
+ * there): app.authUsers. Stated here rather than imported, as auth-users' face leads back here
+ * (auth-users → usage → storage).
+ */
+export interface EndUserLookup {
+  findUser(projectId: string, userId: string): Promise<{ id: string; tokenVersion: number } | undefined>;
+}
+
+export function createStorageModule(deps: Deps, projects: ProjectsService, endUsers: EndUserLookup) {
   const accessRepo = new StorageAccessRepository(deps.db);
   const repo = new StorageRepository(deps.db, deps.lookups);
   const rules = (projectId: string) => accessRepo.rules(projectId);
@@ -27,7 +35,7 @@ export function createStorageModule(deps: Deps, projects: ProjectsService, endUs
     maxUploadBytes: deps.config.maxUploadBytes,
     bucketDomain: deps.config.publicUrl,
     clock: deps.clock,
-    notice: new PlanLimitGuard(deps).noticeOf('storage'),
+    notice: planLimitGuard(deps).noticeOf('storage'),
     lookups: deps.lookups,
   });
   const access = new StorageAccessService({ repo: accessRepo, storage: service, publicUrl: deps.config.publicUrl });

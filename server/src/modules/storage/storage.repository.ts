@@ -5,13 +5,13 @@
 // row, so two concurrent writers of one account can't both squeeze under the quota.
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUuid } from '../../lib/ids';
-import type { LookupCache } from '../../lib/lookup-cache';
+import { isUuid } from '../../platform/ids';
+import type { LookupCache } from '../../platform/lookup-cache';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';
 import { storageObjects, type NewStorageObject, type StorageObjectRow } from './storage.tables';
-import { activityNote, transactionWithActivity } from '../activity/activity.context';
+import { activityNote, transactionWithActivity } from '../activity';
 
 export interface Usage {
   plan: string;

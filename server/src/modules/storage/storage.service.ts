@@ -4,16 +4,17 @@
 // whose row could not be written are removed, so the two never disagree for long.
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError, Errors } from '../../http/errors';
-import type { Clock } from '../../lib/clock';
-import type { LookupCache } from '../../lib/lookup-cache';
-import { planLimits } from '../../lib/plans';
-import type { ProjectRow } from '../projects/projects.tables';
-import { ObjectTooLargeError, type ObjectStore } from './object-store';
+import { AppError, Errors } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
+import type { LookupCache } from '../../platform/lookup-cache';
+import { planLimits } from '../plans';
+import type { ProjectRow } from '../projects';
+import { ObjectTooLargeError, type ObjectStore } from '../../platform/object-store/object-store';
 import type { StorageRepository } from './storage.repository';
 import type { StorageObjectRow } from './storage.tables';
 import { StorageQuota, type QuotaView, type StorageNotice } from './quota';
-import { displayName, humanBytes, objectType } from './file-meta';
+import { displayName, objectType } from './file-meta';
+import { humanBytes } from '../../platform/human-bytes';
 import { folderProblem } from './access-rules';
 
 export const PAGE_SIZE = 100;
@@ -30,7 +31,7 @@ export interface StorageServiceDeps {
   /** Where share links point: PUBLIC_URL, the bucket domain. */
   bucketDomain: string;
   clock: Clock;
-  /** Storage use after a charge: quota_passed at 80 % and 100 % (billing/plan-limits.ts). */
+  /** Storage use after a charge: quota_passed at 80 % and 100 % (plans/plan-limits.ts). */
   notice?: StorageNotice;
   /**
    * Where listings keep pages of files and the owner's usage between changes: dropped on every

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { HandlerMap } from '../../http/types';
-import type { Deps } from '../../deps';
+import type { HandlerMap } from '../../platform/http/types';
+import type { Deps } from '../../platform/deps';
 
 export function createSystemHandlers(deps: Deps): HandlerMap {
   const VERSION = deps.config.version;

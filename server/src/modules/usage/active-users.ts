@@ -1,7 +1,7 @@
 // Monthly active users: the end-user auth module tells this whenever it issues a session (sign-up,
 // sign-in, refresh). One row per project, user and UTC day: one small write per sign-in, not per
 // request. A failed write is logged and never fails the sign-in.
-import type { Deps } from '../../deps';
+import type { Deps } from '../../platform/deps';
 import { UsageRepository } from './usage.repository';
 import { dayOf } from './ranges';
 

@@ -2,7 +2,7 @@
 // added to the database every few seconds (and on close) as one additive upsert, so a request
 // never waits on a write and several instances behind a load balancer add up.
 import type { FastifyBaseLogger } from 'fastify';
-import { systemClock, type Clock } from '../../lib/clock';
+import { systemClock, type Clock } from '../../platform/clock';
 import type { RequestDelta, UsageRepository } from './usage.repository';
 
 const MINUTE = 60_000;

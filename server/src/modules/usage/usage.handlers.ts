@@ -1,6 +1,6 @@
 // The usage operations of openapi.yaml: the caller's projects together, or one of them.
-import { currentAccount, ownedProject } from '../../http/auth';
-import type { HandlerMap } from '../../http/types';
+import { currentAccount, ownedProject } from '../caller';
+import type { HandlerMap } from '../../platform/http/types';
 import type { UsageService } from './usage.service';
 
 export function createUsageHandlers(service: UsageService): HandlerMap {

@@ -5,15 +5,15 @@
 // route; decorates app.usageCounter (tests flush it).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deps } from '../../deps';
-import { isUuid } from '../../lib/ids';
+import type { Deps } from '../../platform/deps';
+import { isUuid } from '../../platform/ids';
 import { RequestCounter } from './request-counter';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
 import { applyRetention } from './retention';
-import { StorageRepository } from '../storage/storage.repository';
-import { activeUsers } from '../billing/usage-counts';
+import { storageFigures } from '../storage';
+import { activeUsers } from '../plans';
 
 export interface UsageOptions {
   flushEveryMs?: number;
@@ -37,7 +37,7 @@ export function createUsageModule(app: FastifyInstance, deps: Deps, opts: UsageO
     clearInterval(retention);
     await counter.close();
   });
-  const storage = new StorageRepository(deps.db);
+  const storage = storageFigures(deps.db);
   const service = new UsageService({
     repo,
     clock: deps.clock,
@@ -53,7 +53,7 @@ export const usagePlugin = fp(
     app.decorate('usageCounter', usage.counter);
     app.contractParts.add('usage', { handlers: usage.handlers });
   },
-  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

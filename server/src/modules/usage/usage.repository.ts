@@ -2,9 +2,9 @@
 // the reads of the dashboards, for one project or every project of an account. The current sizes
 // (databases here; files and deployments from the storage module's one count) and the sites'
 // bandwidth are read where they already live; the month's active users are the plan limit's count
-// (billing/usage-counts.ts).
+// (plans/usage-counts.ts).
 import type { Database } from '../../db/client';
-import { schemasBytes } from '../database/database-size';
+import { schemasBytes } from '../database';
 
 export interface RequestDelta {
   projectId: string;

@@ -1,8 +1,8 @@
 // The usage report of the dashboards: series per bucket over a range, active users per day, the
 // current totals and the caller's plan limits, for one project or all of an account's projects.
-import type { Clock } from '../../lib/clock';
-import { limitsView, planLimits } from '../../lib/plans';
-import type { Reply } from '../../http/types';
+import type { Clock } from '../../platform/clock';
+import { limitsView, planLimits } from '../plans';
+import type { Reply } from '../../platform/http/types';
 import type { UsageRepository, UsageScope } from './usage.repository';
 import { monthStartOf, rangeWindow, type UsageRange } from './ranges';
 
@@ -18,7 +18,7 @@ export interface UsageServiceDeps {
   clock: Clock;
   /** Bytes stored (files and deployments): the storage module's count (StorageRepository.storedBytes). */
   storedBytes: (scope: UsageScope) => Promise<number>;
-  /** End users active since a date: the count the plan's limit applies to (billing/usage-counts.ts). */
+  /** End users active since a date: the count the plan's limit applies to (plans/usage-counts.ts). */
   activeUsers: (scope: UsageScope, since: Date) => Promise<number>;
 }
 

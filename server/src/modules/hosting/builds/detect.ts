@@ -5,7 +5,7 @@
 // "already built": the deploy goes on as an upload of finished files.
 import path from 'node:path';
 import { ZipRefusedError } from '../zip-extract';
-import { JsonLimitError, parseBoundedJson } from '../../../lib/json-limits';
+import { JsonLimitError, parseBoundedJson } from '../../../platform/json-limits';
 
 export interface BuildSettings {
   rootDirectory?: string | null;

@@ -1,11 +1,11 @@
 // A built folder as a zip file (the deployment's archive, so that other instances can serve or
-// run what this one built), written by the platform's one zip writer (lib/zip-folder.ts): streamed
+// run what this one built), written by the platform's one zip writer (platform/zip-folder.ts): streamed
 // to disk, deflate level 1 (builds are mostly already compressed assets and minified code: speed
 // over the last percent). A deployment holds regular files only, so symbolic links
 // (node_modules/.bin, a venv's lib64) are left out and counted; nothing is ever followed. A
 // deployment holds at most 65,535 files and 4 GiB of zip (what the extractor takes on every
 // instance): past that the build is refused with the figure, never written as a partial zip.
-import { regularFiles, zipFolder, ZipLimitError, type ZipFolderResult } from '../../../lib/zip-folder';
+import { regularFiles, zipFolder, ZipLimitError, type ZipFolderResult } from '../../../platform/zip-folder';
 import { BuildFailedError } from './build-runner';
 
 export { regularFiles };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SITE_PORT } from '../sandbox';
 import { BuildFailedError } from './build-runner';
 import { folderIn } from './output-folder';
-import { parseBoundedJson } from '../../../lib/json-limits';
+import { parseBoundedJson } from '../../../platform/json-limits';
 
 /** node_modules/.bin/<name> to the JS file it links to, if it stays inside node_modules. */
 async function binScript(src: string, name: string): Promise<string | undefined> {

@@ -1,0 +1,15 @@
+// The hosting module's face: what other modules and app.ts may use. Everything else in this
+// folder is the module's own (npm run lint:deps fails on an import of it from outside).
+// The gateway, deploys, builds and the hosted sites' processes.
+export { hostingPlugin, type HostingOptions } from './hosting.module';
+export type { HostingService } from './hosting.service';
+export type { BuildSettingsRow, DeploymentRow, SiteEnvRow } from './hosting.tables';
+// app.ts: the server's front door (static sites answered before Fastify), and a runtime of a
+// test's own.
+export { FrontDoor } from './front-door';
+export type { Runtime } from './runtime';
+// What a project archive carries of a site (backup), until exports go through a registry each
+// module answers for itself.
+export { blobKey, siteKeyPrefix } from './site-files';
+export { envNameProblem } from './site-env';
+export { pathProblem } from './instant-deploy';
