@@ -1,0 +1,321 @@
+// The embedded database's worker seen from the server's thread: one PGlite in a worker thread
+// (pglite-worker.ts), used by one unit of work at a time (a statement, a transaction, a
+// pipeline), in an order the platform picks, with a deadline on every statement.
+//
+// - Order: PGlite is one connection, so units wait their turn here. The platform's own units
+//   (sign-in, sessions, health, the data API's catalog reads) go before queued tenant units
+//   (a project's statements): a platform call waits at most for the one unit running.
+// - Deadline: a statement still running at its deadline (the tenant's statement_timeout, or
+//   platformTimeoutMs) is ended the only way PGlite allows, by terminating the worker. That
+//   statement fails as PostgreSQL's statement_timeout fails it (57014); the same caller's units
+//   queued before the kill fail so too without running (on PostgreSQL they would have run into
+//   the same timeout), and a new worker opens the data dir: PostgreSQL's crash recovery keeps
+//   every committed transaction and drops the rest. Other units just wait for the new worker.
+// - An in-memory database (no data dir) can't survive its worker: after a kill or a crash every
+//   call fails (503) until the process is restarted, and the log says why. It never comes back
+//   empty as if nothing had happened.
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { connectionLost, fromWorker, statementTimeout } from './engine-errors';
+import type { TenantLimits } from './client';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './pglite-worker';
+
+
+export interface RunOptions {
+  tenant?: TenantLimits;
+  /** A platform unit's deadline per statement instead of the default (Infinity: none, for migrations and dumps). */
+  timeoutMs?: number;
+}
+
+export interface HostLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface HostOptions {
+  /** Absent: an in-memory database. */
+  dataDir?: string;
+  loadDataDir?: ArrayBuffer;
+  conf: string[];
+  /** The deadline of every platform statement (a generous one: a migration or backup is longer). */
+  platformTimeoutMs: number;
+  log?: HostLog;
+}
+
+type RequestBody = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  timer?: NodeJS.Timeout;
+}
+
+/** One worker's life; `dead` once it is terminated or gone (its pending statements fail). */
+interface Generation {
+  worker: Worker;
+  ready: Promise<void>;
+  pending: Map<number, Pending>;
+  dead?: Error;
+}
+
+interface Unit {
+  seq: number;
+  tenant?: TenantLimits;
+  timeoutMs: number;
+  run(lease: Lease): Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+interface Subscriber {
+  onPayload(payload: string): void;
+  onGap?(): void;
+  onResume?(): void;
+}
+
+// The worker is pglite-worker next to this file with the same extension: .js when the server
+// runs from dist/, .ts under tsx or jest (sources), where the worker registers tsx first.
+const WORKER_FILE = path.join(__dirname, `pglite-worker${path.extname(__filename)}`);
+const workerScript = (): { script: string; eval: boolean } =>
+  path.extname(__filename) === '.ts'
+    ? { script: `require('tsx/cjs'); require(${JSON.stringify(WORKER_FILE)});`, eval: true }
+    : { script: WORKER_FILE, eval: false };
+
+/** What a unit holds while it runs: the worker, one statement at a time, each with a deadline. */
+export class Lease {
+  ended = false;
+  constructor(
+    private readonly host: PgliteHost,
+    private readonly gen: Generation,
+    /** The deadline of each next statement (a transaction may change it: the SQL box's fetches). */
+    public timeoutMs: number,
+    readonly caller: string | undefined,
+  ) {}
+
+  send<T>(body: RequestBody): Promise<T> {
+    if (this.ended) return Promise.reject(new Error('pglite: a statement was sent after its unit of work ended'));
+    return this.host.send<T>(this.gen, body, this.timeoutMs, this.caller);
+  }
+}
+
+export class PgliteHost {
+  private gen?: Generation;
+  private starting?: Promise<Generation>;
+  private readonly platform: Unit[] = [];
+  private readonly tenant: Unit[] = [];
+  private active?: Unit;
+  private seq = 0;
+  private nextId = 0;
+  /** Callers whose statement was killed, with the unit sequence number at the kill. */
+  private readonly killed = new Map<string, number>();
+  private readonly channels = new Map<string, Set<Subscriber>>();
+  /** Set when an in-memory database was lost, or the host closed: every call fails with it. */
+  private gone?: Error;
+  /** close() was called: no new units; the queued ones finish first. */
+  private closing?: Promise<void>;
+  private drained?: () => void;
+
+  constructor(private readonly opts: HostOptions) {}
+
+  /** Opens the first worker; rejects when PGlite can't open the data dir. */
+  async start(): Promise<void> {
+    await this.generation();
+  }
+
+  /** Runs fn with the worker to itself, after the units before it (platform units first). */
+  run<T>(fn: (lease: Lease) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    if (this.gone) return Promise.reject(this.gone);
+    if (this.closing) return Promise.reject(connectionLost('the database is closed'));
+    return new Promise<T>((resolve, reject) => {
+      const unit: Unit = {
+        seq: ++this.seq,
+        tenant: options.tenant,
+        timeoutMs: options.tenant?.timeoutMs ?? options.timeoutMs ?? this.opts.platformTimeoutMs,
+        run: fn,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      };
+      (options.tenant ? this.tenant : this.platform).push(unit);
+      this.pump();
+    });
+  }
+
+  /** Calls onPayload for each NOTIFY on channel; onGap/onResume around a worker's restart. */
+  async listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void, onResume?: () => void): Promise<() => Promise<void>> {
+    const sub: Subscriber = { onPayload, onGap, onResume };
+    let subs = this.channels.get(channel);
+    if (!subs) {
+      subs = new Set();
+      this.channels.set(channel, subs);
+      try {
+        await this.run((lease) => lease.send({ op: 'listen', channel }));
+      } catch (err) {
+        this.channels.delete(channel);
+        throw err;
+      }
+    }
+    subs.add(sub);
+    return async () => {
+      const set = this.channels.get(channel);
+      if (!set?.delete(sub) || set.size) return;
+      this.channels.delete(channel);
+      if (!this.gone) await this.run((lease) => lease.send({ op: 'unlisten', channel })).catch(() => undefined);
+    };
+  }
+
+  /** Lets the units already queued finish, then closes PGlite and ends the worker. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.active || this.platform.length || this.tenant.length) await new Promise<void>((r) => (this.drained = r));
+      const gen = this.gen && !this.gen.dead ? this.gen : await this.starting?.catch(() => undefined);
+      this.gone ??= connectionLost('the database is closed');
+      if (!gen || gen.dead) return;
+      await this.send(gen, { op: 'close' }, 10_000, undefined).catch(() => undefined);
+      gen.dead = this.gone;
+      await gen.worker.terminate();
+    })();
+    return this.closing;
+  }
+
+  /** Posts one request to gen's worker; fails it and kills the worker past timeoutMs. */
+  send<T>(gen: Generation, body: RequestBody, timeoutMs: number, caller: string | undefined): Promise<T> {
+    if (gen.dead) return Promise.reject(gen.dead);
+    const id = ++this.nextId;
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = { resolve: resolve as (v: unknown) => void, reject };
+      if (Number.isFinite(timeoutMs)) {
+        pending.timer = setTimeout(() => {
+          gen.pending.delete(id);
+          reject(statementTimeout());
+          if (caller) this.killed.set(caller, this.seq);
+          this.retire(gen, connectionLost('the embedded database was restarted to end a statement that ran past its deadline'), 'a statement ran past its deadline: the embedded database is restarting');
+        }, Math.max(1, timeoutMs));
+      }
+      gen.pending.set(id, pending);
+      gen.worker.postMessage({ ...body, id });
+    });
+  }
+
+  private pump(): void {
+    if (this.active) return;
+    const unit = this.platform.shift() ?? this.tenant.shift();
+    if (!unit) {
+      // Nothing queued is older than a kill any more.
+      this.killed.clear();
+      this.drained?.();
+      return;
+    }
+    const caller = unit.tenant?.caller;
+    const killedAt = caller === undefined ? undefined : this.killed.get(caller);
+    if (killedAt !== undefined && unit.seq <= killedAt) {
+      // Queued before the same caller's statement was killed: it would most likely run into
+      // the same deadline (and cost another restart). It fails as PostgreSQL would have failed it.
+      unit.reject(statementTimeout());
+      return this.pump();
+    }
+    this.active = unit;
+    void this.execute(unit).finally(() => {
+      this.active = undefined;
+      this.pump();
+    });
+  }
+
+  private async execute(unit: Unit): Promise<void> {
+    let gen: Generation;
+    try {
+      gen = await this.generation();
+    } catch (err) {
+      unit.reject(err);
+      return;
+    }
+    const lease = new Lease(this, gen, unit.timeoutMs, unit.tenant?.caller);
+    try {
+      unit.resolve(await unit.run(lease));
+    } catch (err) {
+      unit.reject(err);
+    } finally {
+      lease.ended = true;
+    }
+  }
+
+  /** The live worker, started (or restarted) when there is none. */
+  private generation(): Promise<Generation> {
+    if (this.gone) return Promise.reject(this.gone);
+    if (this.gen && !this.gen.dead) return this.gen.ready.then(() => this.gen!);
+    this.starting ??= this.spawn().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async spawn(): Promise<Generation> {
+    const { script, eval: isEval } = workerScript();
+    const data: WorkerInit & { pglite: true } = { pglite: true, dataDir: this.opts.dataDir, loadDataDir: this.opts.loadDataDir, conf: this.opts.conf };
+    // The dump to start from is read once: a restart opens the data dir as it is now.
+    this.opts.loadDataDir = undefined;
+    const worker = new Worker(script, { eval: isEval, workerData: data });
+    const gen: Generation = { worker, pending: new Map(), ready: Promise.resolve() };
+    gen.ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (m: WorkerReply) => {
+        if (m.type === 'ready') return resolve();
+        if (m.type === 'failed') return reject(fromWorker(m.error));
+        if (m.type === 'notify') return this.notify(m.channel, m.payload);
+        const p = gen.pending.get(m.id);
+        if (!p) return;
+        gen.pending.delete(m.id);
+        clearTimeout(p.timer);
+        if (m.ok) p.resolve(m.result);
+        else p.reject(fromWorker(m.error));
+      });
+      const ended = (why: string) => {
+        const err = connectionLost(why);
+        reject(err);
+        // A worker that never became the live one is spawn()'s to clean up.
+        if (this.gen === gen && !gen.dead) this.retire(gen, err, why);
+      };
+      worker.on('error', (err) => ended(`the embedded database stopped: ${err.message}`));
+      worker.on('exit', (code) => ended(`the embedded database's worker exited (${code})`));
+    });
+    try {
+      await gen.ready;
+      // Listening again before any unit runs: notifications of later commits are not missed.
+      for (const channel of this.channels.keys()) await this.send(gen, { op: 'listen', channel }, this.opts.platformTimeoutMs, undefined);
+    } catch (err) {
+      gen.dead = err as Error;
+      void worker.terminate();
+      throw err;
+    }
+    this.gen = gen;
+    return gen;
+  }
+
+  /** Ends gen: its statements in flight fail with err, listeners hear of the gap, a new worker is started. */
+  private retire(gen: Generation, err: Error, why: string): void {
+    if (gen.dead) return;
+    gen.dead = err;
+    for (const p of gen.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
+    gen.pending.clear();
+    void gen.worker.terminate();
+    if (this.gone || this.closing) return;
+    if (!this.opts.dataDir) {
+      // memory:// lives in the worker's memory only: it is gone with it. Failing every call from
+      // now on is the only honest answer; reopening an empty database would lose data silently.
+      this.gone = connectionLost('the in-memory database was lost with its worker (restart the server)');
+      this.opts.log?.error({ reason: why }, 'the in-memory embedded database was lost: every database call fails until the server restarts');
+      for (const unit of this.platform.splice(0).concat(this.tenant.splice(0))) unit.reject(this.gone);
+      return;
+    }
+    this.opts.log?.warn({ reason: why }, 'embedded database: reopening its data dir in a new worker');
+    const subs = [...this.channels.values()].flatMap((s) => [...s]);
+    for (const s of subs) s.onGap?.();
+    this.generation().then(
+      () => subs.forEach((s) => s.onResume?.()),
+      (e: Error) => this.opts.log?.error({ err: e }, 'embedded database: reopening failed; the next call tries again'),
+    );
+  }
+
+  private notify(channel: string, payload: string): void {
+    for (const s of this.channels.get(channel) ?? []) s.onPayload(payload);
+  }
+}
