@@ -91,7 +91,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, 'pglite'),
+      platformStatementTimeoutMs: config.database.platformStatementTimeoutMs,
+      log: app.log,
+    }));
   if (!options.database) {
     const pgliteDir = path.join(config.dataDir, 'pglite');
     if (!config.databaseUrl) removeOthersAccess(pgliteDir);

@@ -68,9 +68,10 @@ export interface TxClient {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
    * Rows as arrays in the columns' order, with the columns' names and type oids: for a query the
-   * platform did not write (the SQL box), whose column names may repeat.
+   * platform did not write (the SQL box), whose column names may repeat. `textOids`: types whose
+   * values come as PostgreSQL's text, unparsed (the same on both engines).
    */
-  queryArrays(sql: string, params?: unknown[]): Promise<ArrayResult>;
+  queryArrays(sql: string, params?: unknown[], textOids?: number[]): Promise<ArrayResult>;
   /** statement_timeout for the transaction's next statements (SET LOCAL; on PGlite, their deadline too). */
   setStatementTimeout(ms: number): Promise<void>;
 }
@@ -135,8 +136,8 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         await conn.query(options.prelude ? `BEGIN;\n${options.prelude}` : 'BEGIN');
         const tx: TxClient = {
           query: async <T>(text: string, values: unknown[] = []) => (await conn.query(extended(text, values))).rows as T[],
-          queryArrays: async (text, values = []) => {
-            const r = await conn.query<unknown[]>({ ...extended(text, values), rowMode: 'array' });
+          queryArrays: async (text, values = [], textOids = []) => {
+            const r = await conn.query<unknown[]>({ ...extended(text, values), rowMode: 'array', ...(textOids.length ? { types: textTypes(textOids) } : {}) });
             return { fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: r.rows };
           },
           setStatementTimeout: async (ms) => void (await conn.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(ms))}`)),
@@ -168,6 +169,13 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     listen: (channel, onPayload, onGap, onResume) => listenPostgres(opts.databaseUrl!, channel, onPayload, onGap, onResume),
     close: () => pool.end(),
   };
+}
+
+/** pg's type parsers, except the types given, which stay PostgreSQL's text. */
+function textTypes(oids: number[]): import('pg').CustomTypesConfig {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- pg is loaded on PostgreSQL only
+  const { types } = require('pg') as typeof import('pg');
+  return { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oids.includes(oid) ? (v: string) => v : types.getTypeParser(oid, format))) as import('pg').CustomTypesConfig['getTypeParser'] };
 }
 
 /** pg's extended protocol even without parameters (queryMode is not in @types/pg). */

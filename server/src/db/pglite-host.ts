@@ -17,6 +17,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { connectionLost, fromWorker, statementTimeout } from './engine-errors';
+import { inThisRealm } from './realm';
 import type { TenantLimits } from './client';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './pglite-worker';
 
@@ -254,15 +255,19 @@ export class PgliteHost {
     const worker = new Worker(script, { eval: isEval, workerData: data });
     const gen: Generation = { worker, pending: new Map(), ready: Promise.resolve() };
     gen.ready = new Promise<void>((resolve, reject) => {
+      let foreign = false;
       worker.on('message', (m: WorkerReply) => {
-        if (m.type === 'ready') return resolve();
+        if (m.type === 'ready') {
+          foreign = !(m.probe instanceof Date);
+          return resolve();
+        }
         if (m.type === 'failed') return reject(fromWorker(m.error));
         if (m.type === 'notify') return this.notify(m.channel, m.payload);
         const p = gen.pending.get(m.id);
         if (!p) return;
         gen.pending.delete(m.id);
         clearTimeout(p.timer);
-        if (m.ok) p.resolve(m.result);
+        if (m.ok) p.resolve(foreign ? inThisRealm(m.result) : m.result);
         else p.reject(fromWorker(m.error));
       });
       const ended = (why: string) => {

@@ -53,7 +53,8 @@ export interface WorkerError {
 }
 
 export type WorkerReply =
-  | { type: 'ready' }
+  /** probe: a Date, for the host to tell whether what arrives is of its own realm (db/realm.ts). */
+  | { type: 'ready'; probe: Date }
   | { type: 'failed'; error: WorkerError }
   | { type: 'notify'; channel: string; payload: string }
   | { type: 'reply'; id: number; ok: true; result: unknown }
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
       (err: unknown) => post({ type: 'reply', id: m.id, ok: false, error: serializeError(err) }),
     );
   });
-  post({ type: 'ready' });
+  post({ type: 'ready', probe: new Date(0) });
 }
 
 if (!isMainThread && parentPort && (workerData as { pglite?: unknown } | undefined)?.pglite === true) void main();

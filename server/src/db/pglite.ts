@@ -105,8 +105,8 @@ async function inTransaction<T>(lease: Lease, prelude: string | undefined, fn: (
 function txClient(lease: Lease): TxClient {
   return {
     query: async <T>(text: string, values: unknown[] = []) => (await query(lease, text, values)).rows as T[],
-    queryArrays: async (text, values = []) => {
-      const r = await query(lease, text, values, { rowMode: 'array' });
+    queryArrays: async (text, values = [], textOids = []) => {
+      const r = await query(lease, text, values, { rowMode: 'array', parsers: Object.fromEntries(textOids.map((oid) => [oid, (v: string) => v])) });
       return { fields: r.fields, rows: r.rows as unknown[][] };
     },
     setStatementTimeout: async (ms) => {

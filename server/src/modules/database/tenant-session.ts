@@ -57,7 +57,7 @@ export async function inTenantSession<T>(
   return database.transaction(async (tx) => {
     return fn({
       query: (sql, params) => tx.query(sql, params),
-      queryArrays: (sql, params) => tx.queryArrays(sql, params),
+      queryArrays: (sql, params, textOids) => tx.queryArrays(sql, params, textOids),
       setStatementTimeout: (ms) => tx.setStatementTimeout(ms),
       // The platform's statements also leave the project's search_path: a project may name a
       // table like a platform table, and no platform statement should ever find the project's.

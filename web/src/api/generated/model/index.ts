@@ -52,6 +52,8 @@ export * from './createProjectAliasBody';
 export * from './createProjectBody';
 export * from './createSignedLinkBody';
 export * from './createSignedLinkBodyAllOf';
+export * from './databaseCooldownResponse';
+export * from './databaseUnavailableResponse';
 export * from './dbAccess';
 export * from './dbColumn';
 export * from './dbColumnReferences';
