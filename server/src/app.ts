@@ -95,6 +95,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       databaseUrl: config.databaseUrl,
       pgliteDir: path.join(config.dataDir, 'pglite'),
       platformStatementTimeoutMs: config.database.platformStatementTimeoutMs,
+      // The engine's own pause, until the API's (timeout-cooldown.ts, in the database) is recorded.
+      pauseAfterKillMs: config.database.cooldownSeconds * 1000,
       log: app.log,
     }));
   if (!options.database) {

@@ -91,6 +91,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PGlite: the deadline of the platform's own statements (default 60 s; tenants' come with them). */
   platformStatementTimeoutMs?: number;
+  /** PGlite: how long a caller's statements are refused after one of theirs was ended at its deadline (default 10 s). */
+  pauseAfterKillMs?: number;
   /** PGlite: where its worker's restarts are told. */
   log?: HostLog;
 }

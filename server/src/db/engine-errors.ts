@@ -37,6 +37,21 @@ export function connectionLost(reason: string): EngineError {
   return new EngineError(`terminating connection: ${reason}`, { code: '57P01', severity: 'FATAL' });
 }
 
+/**
+ * Not PostgreSQL's: embedded PGlite's host refused a tenant's statement without running it, because
+ * another statement of the same caller ran past its deadline a moment ago (db/pglite-host.ts). The
+ * caller is answered as a paused one (429, modules/database/timeout-cooldown.ts).
+ */
+export class CallerPaused extends Error {
+  readonly code = 'HB_CALLER_PAUSED';
+  readonly retryAfterSeconds: number;
+  constructor(leftMs: number) {
+    super('not run: a statement of the same caller ran past its deadline a moment ago');
+    this.name = 'CallerPaused';
+    this.retryAfterSeconds = Math.max(1, Math.ceil(leftMs / 1000));
+  }
+}
+
 /** SQLSTATEs of a lost connection or a server going away (connection exceptions, shutdowns). */
 export function isConnectionLoss(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

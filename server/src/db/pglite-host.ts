@@ -7,16 +7,18 @@
 //   (a project's statements): a platform call waits at most for the one unit running.
 // - Deadline: a statement still running at its deadline (the tenant's statement_timeout, or
 //   platformTimeoutMs) is ended the only way PGlite allows, by terminating the worker. That
-//   statement fails as PostgreSQL's statement_timeout fails it (57014); the same caller's units
-//   queued before the kill fail so too without running (on PostgreSQL they would have run into
-//   the same timeout), and a new worker opens the data dir: PostgreSQL's crash recovery keeps
-//   every committed transaction and drops the rest. Other units just wait for the new worker.
+//   statement fails as PostgreSQL's statement_timeout fails it (57014), and a new worker opens
+//   the data dir: PostgreSQL's crash recovery keeps every committed transaction and drops the
+//   rest. Other units just wait for the new worker.
+// - A kill costs everybody a reopening, so the same caller's units (queued, or sent before the
+//   API has paused the caller: modules/database/timeout-cooldown.ts) fail without running for
+//   pauseAfterKillMs (CallerPaused, a 429 for the caller).
 // - An in-memory database (no data dir) can't survive its worker: after a kill or a crash every
 //   call fails (503) until the process is restarted, and the log says why. It never comes back
 //   empty as if nothing had happened.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { connectionLost, fromWorker, statementTimeout } from './engine-errors';
+import { CallerPaused, connectionLost, fromWorker, statementTimeout } from './engine-errors';
 import { inThisRealm } from './realm';
 import type { TenantLimits } from './client';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './pglite-worker';
@@ -40,6 +42,8 @@ export interface HostOptions {
   conf: string[];
   /** The deadline of every platform statement (a generous one: a migration or backup is longer). */
   platformTimeoutMs: number;
+  /** How long a caller's units fail without running after one of its statements was killed. */
+  pauseAfterKillMs: number;
   log?: HostLog;
 }
 
@@ -60,7 +64,6 @@ interface Generation {
 }
 
 interface Unit {
-  seq: number;
   tenant?: TenantLimits;
   timeoutMs: number;
   run(lease: Lease): Promise<unknown>;
@@ -105,10 +108,9 @@ export class PgliteHost {
   private readonly platform: Unit[] = [];
   private readonly tenant: Unit[] = [];
   private active?: Unit;
-  private seq = 0;
   private nextId = 0;
-  /** Callers whose statement was killed, with the unit sequence number at the kill. */
-  private readonly killed = new Map<string, number>();
+  /** Callers whose statement was killed, with the time their pause ends. */
+  private readonly paused = new Map<string, number>();
   private readonly channels = new Map<string, Set<Subscriber>>();
   /** Set when an in-memory database was lost, or the host closed: every call fails with it. */
   private gone?: Error;
@@ -129,7 +131,6 @@ export class PgliteHost {
     if (this.closing) return Promise.reject(connectionLost('the database is closed'));
     return new Promise<T>((resolve, reject) => {
       const unit: Unit = {
-        seq: ++this.seq,
         tenant: options.tenant,
         timeoutMs: options.tenant?.timeoutMs ?? options.timeoutMs ?? this.opts.platformTimeoutMs,
         run: fn,
@@ -188,7 +189,7 @@ export class PgliteHost {
         pending.timer = setTimeout(() => {
           gen.pending.delete(id);
           reject(statementTimeout());
-          if (caller) this.killed.set(caller, this.seq);
+          if (caller) this.paused.set(caller, Date.now() + this.opts.pauseAfterKillMs);
           this.retire(gen, connectionLost('the embedded database was restarted to end a statement that ran past its deadline'), 'a statement ran past its deadline: the embedded database is restarting');
         }, Math.max(1, timeoutMs));
       }
@@ -201,17 +202,14 @@ export class PgliteHost {
     if (this.active) return;
     const unit = this.platform.shift() ?? this.tenant.shift();
     if (!unit) {
-      // Nothing queued is older than a kill any more.
-      this.killed.clear();
+      for (const caller of this.paused.keys()) this.pauseLeft(caller);
       this.drained?.();
       return;
     }
-    const caller = unit.tenant?.caller;
-    const killedAt = caller === undefined ? undefined : this.killed.get(caller);
-    if (killedAt !== undefined && unit.seq <= killedAt) {
-      // Queued before the same caller's statement was killed: it would most likely run into
-      // the same deadline (and cost another restart). It fails as PostgreSQL would have failed it.
-      unit.reject(statementTimeout());
+    const left = this.pauseLeft(unit.tenant?.caller);
+    if (left > 0) {
+      // It would most likely run into the same deadline, and cost everybody another reopening.
+      unit.reject(new CallerPaused(left));
       return this.pump();
     }
     this.active = unit;
@@ -219,6 +217,15 @@ export class PgliteHost {
       this.active = undefined;
       this.pump();
     });
+  }
+
+  /** Milliseconds the caller's units still fail without running (0: none). */
+  private pauseLeft(caller: string | undefined): number {
+    const until = caller === undefined ? undefined : this.paused.get(caller);
+    if (until === undefined) return 0;
+    const left = until - Date.now();
+    if (left <= 0) this.paused.delete(caller!);
+    return Math.max(0, left);
   }
 
   private async execute(unit: Unit): Promise<void> {

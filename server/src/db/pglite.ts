@@ -139,6 +139,7 @@ export async function openPglite(opts: DatabaseOptions): Promise<Database> {
     loadDataDir: opts.pgliteLoadDataDir ? await opts.pgliteLoadDataDir.arrayBuffer() : undefined,
     conf: PGLITE_CONF,
     platformTimeoutMs: opts.platformStatementTimeoutMs ?? PLATFORM_STATEMENT_TIMEOUT_MS,
+    pauseAfterKillMs: opts.pauseAfterKillMs ?? 10_000,
     log: opts.log,
   });
   await host.start();

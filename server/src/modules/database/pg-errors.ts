@@ -1,7 +1,7 @@
 // PostgreSQL's refusals of a tenant's statement, as the platform's errors. The message is
 // PostgreSQL's own (it names the column, value or constraint); nothing else of the error leaks.
 import { AppError, Errors } from '../../http/errors';
-import { isConnectionLoss } from '../../db/engine-errors';
+import { CallerPaused, isConnectionLoss } from '../../db/engine-errors';
 
 interface PgError {
   code?: string;
@@ -22,6 +22,7 @@ function pgError(err: unknown): PgError | undefined {
  */
 export function tenantError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof CallerPaused) return Errors.databaseCooldown(err.retryAfterSeconds);
   const e = pgError(err);
   if (!e || isConnectionLoss(e)) throw err;
   const message = [e.message, e.detail].filter(Boolean).join(': ');

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { types } from 'node:util';
 import type { ArrayResult, TxClient } from '../../db/client';
-import { isConnectionLoss } from '../../db/engine-errors';
+import { CallerPaused, isConnectionLoss } from '../../db/engine-errors';
 import type { components } from '../../generated/openapi';
 import { AppError, Errors } from '../../http/errors';
 import type { ProjectRow } from '../projects/projects.tables';
@@ -161,6 +161,7 @@ export function jsonSafe(value: unknown): unknown {
  */
 function sqlError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof CallerPaused) return Errors.databaseCooldown(err.retryAfterSeconds);
   const e = err as { code?: unknown; message?: unknown };
   // A lost connection (PGlite's worker restarted, PostgreSQL gone) is the error handler's 503.
   if (!e || typeof e.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code) || isConnectionLoss(e)) throw err;
