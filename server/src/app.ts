@@ -95,7 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       databaseUrl: config.databaseUrl,
       pgliteDir: path.join(config.dataDir, 'pglite'),
       platformStatementTimeoutMs: config.database.platformStatementTimeoutMs,
-      // The engine's own pause, until the API's (timeout-cooldown.ts, in the database) is recorded.
+      // What the engine's refusals of a killed caller's units suggest waiting: the API's first pause.
       pauseAfterKillMs: config.database.cooldownSeconds * 1000,
       log: app.log,
     }));

@@ -146,3 +146,16 @@ test("the pause is the attacker's alone, ends after Retry-After, grows on repeat
   expect(recovered.status).toBe(200);
   expect(recovered.json().total).toBe(BIG_ROWS);
 });
+
+test('the console: a developer whose SQL box queries keep running out is paused after the third within an hour, not the project\'s end users', async () => {
+  const dev = attacker.project.dev;
+  const box = (query: string) => postJson(port, `/api/project/${attacker.project.id}/database/sql`, { query }, dev.token);
+  for (let i = 0; i < 3; i++) {
+    const res = await box('SELECT pg_sleep(10)');
+    expect({ status: res.status, message: res.json().message }).toEqual({ status: 422, message: 'canceling statement due to statement timeout' });
+  }
+  const paused = await box('SELECT 1');
+  expect(paused.status).toBe(429);
+  expect(Number(paused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect((await select(attacker.neighbour, CHEAP)).status).toBe(200);
+});

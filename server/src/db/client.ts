@@ -62,6 +62,12 @@ export interface TenantLimits {
    * of theirs is ended, their others already queued fail the same way instead of running.
    */
   caller?: string;
+  /**
+   * When the caller was let through the API's pause check (modules/database/timeout-cooldown.ts):
+   * on PGlite, a unit admitted before the caller's last kill is refused without running. Absent:
+   * when the unit was queued.
+   */
+  admittedAt?: number;
 }
 
 export interface TxClient {
@@ -91,7 +97,7 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PGlite: the deadline of the platform's own statements (default 60 s; tenants' come with them). */
   platformStatementTimeoutMs?: number;
-  /** PGlite: how long a caller's statements are refused after one of theirs was ended at its deadline (default 10 s). */
+  /** PGlite: the Retry-After of a caller's statements refused after one of theirs was ended at its deadline (default 10 s). */
   pauseAfterKillMs?: number;
   /** PGlite: where its worker's restarts are told. */
   log?: HostLog;

@@ -10,9 +10,10 @@
 //   statement fails as PostgreSQL's statement_timeout fails it (57014), and a new worker opens
 //   the data dir: PostgreSQL's crash recovery keeps every committed transaction and drops the
 //   rest. Other units just wait for the new worker.
-// - A kill costs everybody a reopening, so the same caller's units (queued, or sent before the
-//   API has paused the caller: modules/database/timeout-cooldown.ts) fail without running for
-//   pauseAfterKillMs (CallerPaused, a 429 for the caller).
+// - A kill costs everybody a reopening, so the caller's units admitted before the kill (queued
+//   behind it, or past the API's pause check before the API recorded the pause:
+//   modules/database/timeout-cooldown.ts) fail without running (CallerPaused, a 429 for the
+//   caller). The ones admitted later are the API's to refuse.
 // - An in-memory database (no data dir) can't survive its worker: after a kill or a crash every
 //   call fails (503) until the process is restarted, and the log says why. It never comes back
 //   empty as if nothing had happened.
@@ -42,7 +43,7 @@ export interface HostOptions {
   conf: string[];
   /** The deadline of every platform statement (a generous one: a migration or backup is longer). */
   platformTimeoutMs: number;
-  /** How long a caller's units fail without running after one of its statements was killed. */
+  /** The Retry-After a caller's refused units suggest (the API's first pause). */
   pauseAfterKillMs: number;
   log?: HostLog;
 }
@@ -65,6 +66,8 @@ interface Generation {
 
 interface Unit {
   tenant?: TenantLimits;
+  /** When its caller was admitted (TenantLimits.admittedAt, else when it was queued). */
+  admittedAt: number;
   timeoutMs: number;
   run(lease: Lease): Promise<unknown>;
   resolve(value: unknown): void;
@@ -76,6 +79,9 @@ interface Subscriber {
   onGap?(): void;
   onResume?(): void;
 }
+
+/** A kill is remembered this long: a unit admitted before it may still be on its way (a platform statement's deadline at most, in practice). */
+const KILLS_KEPT_MS = 10 * 60_000;
 
 // The worker is pglite-worker next to this file with the same extension: .js when the server
 // runs from dist/, .ts under tsx or jest (sources), where the worker registers tsx first.
@@ -109,8 +115,8 @@ export class PgliteHost {
   private readonly tenant: Unit[] = [];
   private active?: Unit;
   private nextId = 0;
-  /** Callers whose statement was killed, with the time their pause ends. */
-  private readonly paused = new Map<string, number>();
+  /** Callers whose statement was killed, with when (kept KILLS_KEPT_MS). */
+  private readonly killed = new Map<string, number>();
   private readonly channels = new Map<string, Set<Subscriber>>();
   /** Set when an in-memory database was lost, or the host closed: every call fails with it. */
   private gone?: Error;
@@ -132,6 +138,7 @@ export class PgliteHost {
     return new Promise<T>((resolve, reject) => {
       const unit: Unit = {
         tenant: options.tenant,
+        admittedAt: options.tenant?.admittedAt ?? Date.now(),
         timeoutMs: options.tenant?.timeoutMs ?? options.timeoutMs ?? this.opts.platformTimeoutMs,
         run: fn,
         resolve: resolve as (v: unknown) => void,
@@ -189,7 +196,7 @@ export class PgliteHost {
         pending.timer = setTimeout(() => {
           gen.pending.delete(id);
           reject(statementTimeout());
-          if (caller) this.paused.set(caller, Date.now() + this.opts.pauseAfterKillMs);
+          if (caller) this.killed.set(caller, Date.now());
           this.retire(gen, connectionLost('the embedded database was restarted to end a statement that ran past its deadline'), 'a statement ran past its deadline: the embedded database is restarting');
         }, Math.max(1, timeoutMs));
       }
@@ -202,14 +209,16 @@ export class PgliteHost {
     if (this.active) return;
     const unit = this.platform.shift() ?? this.tenant.shift();
     if (!unit) {
-      for (const caller of this.paused.keys()) this.pauseLeft(caller);
+      const old = Date.now() - KILLS_KEPT_MS;
+      for (const [caller, at] of this.killed) if (at < old) this.killed.delete(caller);
       this.drained?.();
       return;
     }
-    const left = this.pauseLeft(unit.tenant?.caller);
-    if (left > 0) {
-      // It would most likely run into the same deadline, and cost everybody another reopening.
-      unit.reject(new CallerPaused(left));
+    const killedAt = unit.tenant?.caller === undefined ? undefined : this.killed.get(unit.tenant.caller);
+    if (killedAt !== undefined && killedAt >= unit.admittedAt) {
+      // Admitted before its caller's statement was killed: it would most likely run into the same
+      // deadline, and cost everybody another reopening.
+      unit.reject(new CallerPaused(this.opts.pauseAfterKillMs));
       return this.pump();
     }
     this.active = unit;
@@ -217,15 +226,6 @@ export class PgliteHost {
       this.active = undefined;
       this.pump();
     });
-  }
-
-  /** Milliseconds the caller's units still fail without running (0: none). */
-  private pauseLeft(caller: string | undefined): number {
-    const until = caller === undefined ? undefined : this.paused.get(caller);
-    if (until === undefined) return 0;
-    const left = until - Date.now();
-    if (left <= 0) this.paused.delete(caller!);
-    return Math.max(0, left);
   }
 
   private async execute(unit: Unit): Promise<void> {

@@ -108,14 +108,17 @@ export class RowsService {
     checkIdentifier(table, 'table');
     // A caller paused after a timeout, and an insert or update at the size limit, are refused
     // before the statement is sent; both checks run beside the rest.
+    // Admitted now: should one of the caller's statements be ended before the pause check has
+    // seen it, this one is refused by the engine instead (db/pglite-host.ts).
+    const admittedAt = Date.now();
     const paused = this.ctx.cooldown.check(caller.timeout);
     const grown = grows ? this.sizeLimit.checkWrite(project.ownerId) : undefined;
     const allowed = grown ? Promise.all([paused, grown]).then(() => undefined) : paused;
     // Awaited below; a refusal must not also be an unhandled rejection when the session fails first.
     allowed.catch(() => undefined);
     const timeoutMs = this.ctx.statementTimeoutMs;
-    const options: TenantSessionOptions =
-      caller.role === 'owner' ? { role: 'owner', timeoutMs, caller: caller.timeout.key } : { role: 'app', endUserId: caller.endUserId, timeoutMs, caller: caller.timeout.key };
+    const who = { timeoutMs, caller: caller.timeout.key, admittedAt };
+    const options: TenantSessionOptions = caller.role === 'owner' ? { role: 'owner', ...who } : { role: 'app', endUserId: caller.endUserId, ...who };
     const names = await this.namesOf(project);
     const key = `${names.schemaName}.${table}`;
     const remembered = this.columns.get(key);

@@ -35,10 +35,11 @@ export async function runSql(ctx: DatabaseContext, project: Pick<ProjectRow, 'id
   if (text.includes('\u0000')) throw Errors.validation('body/query must not contain NUL characters');
   const query = withoutTrailingSemicolons(text);
   if (!isQuery(query)) throw Errors.validation(NOT_A_QUERY);
+  const admittedAt = Date.now();
   await ctx.cooldown.check(caller);
   const timeoutMs = ctx.statementTimeoutMs;
   try {
-    return await ctx.session(project, { role: 'owner', readOnly: true, timeoutMs, caller: caller.key }, async (tx) => {
+    return await ctx.session(project, { role: 'owner', readOnly: true, timeoutMs, caller: caller.key, admittedAt }, async (tx) => {
       const started = performance.now();
       await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${query}`);
       const { fields, rows, complete } = await fetchRows(tx, started + timeoutMs);

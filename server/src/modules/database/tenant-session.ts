@@ -23,8 +23,9 @@ export interface TenantSessionOptions {
   endUserId?: string | null;
   readOnly?: boolean;
   timeoutMs?: number;
-  /** Who the call is for (db/client.ts TenantLimits.caller). */
+  /** Who the call is for, and when it was admitted (db/client.ts TenantLimits). */
   caller?: string;
+  admittedAt?: number;
 }
 
 export interface TenantTx extends TxClient {
@@ -72,7 +73,7 @@ export async function inTenantSession<T>(
         }
       },
     });
-  }, { prelude, tenant: { timeoutMs, caller: options.caller } });
+  }, { prelude, tenant: { timeoutMs, caller: options.caller, admittedAt: options.admittedAt } });
 }
 
 /**
@@ -97,6 +98,6 @@ export async function tenantStatement<T>(
       values: [endUserId, String(timeoutMs), quoteIdent(project.schemaName), role],
     },
     { text: statement.sql, values: statement.params },
-  ], { tenant: { timeoutMs, caller: options.caller } });
+  ], { tenant: { timeoutMs, caller: options.caller, admittedAt: options.admittedAt } });
   return rows as T[];
 }
