@@ -64,6 +64,15 @@ interface Generation {
   dead?: Error;
 }
 
+/**
+ * The worker keeps the process alive only while a statement of it is in flight, as a pool's
+ * socket does: an idle database left open (a script, a test) does not hold the process.
+ */
+function holdProcess(gen: Generation): void {
+  if (gen.pending.size > 0) gen.worker.ref();
+  else gen.worker.unref();
+}
+
 interface Unit {
   tenant?: TenantLimits;
   /** When its caller was admitted (TenantLimits.admittedAt, else when it was queued). */
@@ -84,11 +93,12 @@ interface Subscriber {
 const KILLS_KEPT_MS = 10 * 60_000;
 
 // The worker is pglite-worker next to this file with the same extension: .js when the server
-// runs from dist/, .ts under tsx or jest (sources), where the worker registers tsx first.
+// runs from dist/, .ts under tsx or jest (sources), where the worker registers tsx first (found
+// from here: the process may run in another directory, as the CLI's tests run it).
 const WORKER_FILE = path.join(__dirname, `pglite-worker${path.extname(__filename)}`);
 const workerScript = (): { script: string; eval: boolean } =>
   path.extname(__filename) === '.ts'
-    ? { script: `require('tsx/cjs'); require(${JSON.stringify(WORKER_FILE)});`, eval: true }
+    ? { script: `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(WORKER_FILE)});`, eval: true }
     : { script: WORKER_FILE, eval: false };
 
 /** What a unit holds while it runs: the worker, one statement at a time, each with a deadline. */
@@ -195,12 +205,14 @@ export class PgliteHost {
       if (Number.isFinite(timeoutMs)) {
         pending.timer = setTimeout(() => {
           gen.pending.delete(id);
+          holdProcess(gen);
           reject(statementTimeout());
           if (caller) this.killed.set(caller, Date.now());
           this.retire(gen, connectionLost('the embedded database was restarted to end a statement that ran past its deadline'), 'a statement ran past its deadline: the embedded database is restarting');
         }, Math.max(1, timeoutMs));
       }
       gen.pending.set(id, pending);
+      holdProcess(gen);
       gen.worker.postMessage({ ...body, id });
     });
   }
@@ -273,6 +285,7 @@ export class PgliteHost {
         const p = gen.pending.get(m.id);
         if (!p) return;
         gen.pending.delete(m.id);
+        holdProcess(gen);
         clearTimeout(p.timer);
         if (m.ok) p.resolve(foreign ? inThisRealm(m.result) : m.result);
         else p.reject(fromWorker(m.error));
@@ -296,6 +309,7 @@ export class PgliteHost {
       throw err;
     }
     this.gen = gen;
+    holdProcess(gen);
     return gen;
   }
 
