@@ -24,7 +24,6 @@ import { inThisRealm } from './realm';
 import type { TenantLimits } from './client';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './pglite-worker';
 
-
 export interface RunOptions {
   tenant?: TenantLimits;
   /** A platform unit's deadline per statement instead of the default (Infinity: none, for migrations and dumps). */
@@ -124,6 +123,8 @@ export class PgliteHost {
   private readonly platform: Unit[] = [];
   private readonly tenant: Unit[] = [];
   private active?: Unit;
+  /** Units wait for a new worker before the next is picked: one arriving meanwhile still goes by its priority. */
+  private awaitingWorker = false;
   private nextId = 0;
   /** Callers whose statement was killed, with when (kept KILLS_KEPT_MS). */
   private readonly killed = new Map<string, number>();
@@ -203,13 +204,14 @@ export class PgliteHost {
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { resolve: resolve as (v: unknown) => void, reject };
       if (Number.isFinite(timeoutMs)) {
+        // At most setTimeout's longest wait (a longer one would fire at once).
         pending.timer = setTimeout(() => {
           gen.pending.delete(id);
           holdProcess(gen);
           reject(statementTimeout());
           if (caller) this.killed.set(caller, Date.now());
           this.retire(gen, connectionLost('the embedded database was restarted to end a statement that ran past its deadline'), 'a statement ran past its deadline: the embedded database is restarting');
-        }, Math.max(1, timeoutMs));
+        }, Math.min(Math.max(1, timeoutMs), 2 ** 31 - 1));
       }
       gen.pending.set(id, pending);
       holdProcess(gen);
@@ -218,14 +220,28 @@ export class PgliteHost {
   }
 
   private pump(): void {
-    if (this.active) return;
-    const unit = this.platform.shift() ?? this.tenant.shift();
-    if (!unit) {
+    if (this.active || this.awaitingWorker) return;
+    if (!this.platform.length && !this.tenant.length) {
       const old = Date.now() - KILLS_KEPT_MS;
       for (const [caller, at] of this.killed) if (at < old) this.killed.delete(caller);
       this.drained?.();
       return;
     }
+    const gen = this.gen && !this.gen.dead ? this.gen : undefined;
+    if (!gen) {
+      this.awaitingWorker = true;
+      this.generation()
+        .catch((err: unknown) => {
+          // Waiting units fail with the reason (a 503); the next call tries to open it again.
+          for (const unit of this.platform.splice(0).concat(this.tenant.splice(0))) unit.reject(err);
+        })
+        .finally(() => {
+          this.awaitingWorker = false;
+          this.pump();
+        });
+      return;
+    }
+    const unit = (this.platform.shift() ?? this.tenant.shift())!;
     const killedAt = unit.tenant?.caller === undefined ? undefined : this.killed.get(unit.tenant.caller);
     if (killedAt !== undefined && killedAt >= unit.admittedAt) {
       // Admitted before its caller's statement was killed: it would most likely run into the same
@@ -234,20 +250,13 @@ export class PgliteHost {
       return this.pump();
     }
     this.active = unit;
-    void this.execute(unit).finally(() => {
+    void this.execute(unit, gen).finally(() => {
       this.active = undefined;
       this.pump();
     });
   }
 
-  private async execute(unit: Unit): Promise<void> {
-    let gen: Generation;
-    try {
-      gen = await this.generation();
-    } catch (err) {
-      unit.reject(err);
-      return;
-    }
+  private async execute(unit: Unit, gen: Generation): Promise<void> {
     const lease = new Lease(this, gen, unit.timeoutMs, unit.tenant?.caller);
     try {
       unit.resolve(await unit.run(lease));
