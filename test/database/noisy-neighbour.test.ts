@@ -6,7 +6,7 @@
 // works again, with every row committed before. On PGlite the statement is ended by restarting the
 // database's worker: once for the whole attack, never per call. Real sockets, both engines.
 import type { AddressInfo } from 'node:net';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { buildTestApp, secondInstance, type TestApp } from '../helpers/app';
 import { createProject, deploy, makeZip, registerDeveloper, signUpEndUser, type EndUser, type Project } from '../helpers/factories';
 import { postJson, request, type Answer } from '../helpers/http-request';
 import { testDriver } from '../helpers/test-db';
@@ -158,4 +158,22 @@ test('the console: a developer whose SQL box queries keep running out is paused 
   expect(paused.status).toBe(429);
   expect(Number(paused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   expect((await select(attacker.neighbour, CHEAP)).status).toBe(200);
+});
+
+test('the pause holds on every instance: it is kept in the database', async () => {
+  expect((await afterPause(attacker.user)).status).toBe(200);
+  const other = await secondInstance(t);
+  try {
+    expect((await select(attacker.user, DEAREST)).status).toBe(422);
+    const there = await other.app.inject({
+      method: 'POST',
+      url: '/api/db/v1/docs/select',
+      headers: { 'x-api-key': attacker.project.authKey, authorization: `Bearer ${attacker.user.accessToken}` },
+      payload: CHEAP,
+    });
+    expect(there.statusCode).toBe(429);
+    expect(Number(there.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  } finally {
+    await other.close();
+  }
 });
