@@ -59,7 +59,7 @@ export interface TenantLimits {
   timeoutMs: number;
   /**
    * Who the statements are for (an end user, a key and address, a developer): on PGlite, when one
-   * of theirs is ended, their others already queued fail the same way instead of running.
+   * of theirs is ended, their others admitted before it fail without running (CallerPaused).
    */
   caller?: string;
   /**

@@ -107,9 +107,9 @@ export class RowsService {
   private async run<T>(project: Project, caller: RowsCaller, table: string, grows: boolean, build: (schema: string, info: TableInfo) => BuiltQuery): Promise<T[]> {
     checkIdentifier(table, 'table');
     // A caller paused after a timeout, and an insert or update at the size limit, are refused
-    // before the statement is sent; both checks run beside the rest.
-    // Admitted now: should one of the caller's statements be ended before the pause check has
-    // seen it, this one is refused by the engine instead (db/pglite-host.ts).
+    // before the statement is sent; both checks run beside the rest. Admitted now: should one of
+    // the caller's statements be ended before the pause check has seen it, this one is refused by
+    // the engine instead (db/pglite-host.ts).
     const admittedAt = Date.now();
     const paused = this.ctx.cooldown.check(caller.timeout);
     const grown = grows ? this.sizeLimit.checkWrite(project.ownerId) : undefined;
@@ -153,7 +153,7 @@ export class RowsService {
       return await tenantStatement<T>(this.ctx.deps.database, names, options, query);
     } catch (err) {
       // The answer is PostgreSQL's (422); the caller's next calls wait (timeout-cooldown.ts).
-      if (isStatementTimeout(err)) await this.ctx.cooldown.record(caller.timeout);
+      if (isStatementTimeout(err)) await this.ctx.cooldown.record(caller.timeout).catch((e: unknown) => this.ctx.deps.log.warn({ err: e }, 'database: could not record a timeout pause'));
       throw tenantError(err);
     }
   }

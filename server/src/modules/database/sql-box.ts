@@ -54,7 +54,7 @@ export async function runSql(ctx: DatabaseContext, project: Pick<ProjectRow, 'id
       };
     });
   } catch (err) {
-    if (isStatementTimeout(err)) await ctx.cooldown.record(caller);
+    if (isStatementTimeout(err)) await ctx.cooldown.record(caller).catch((e: unknown) => ctx.deps.log.warn({ err: e }, 'database: could not record a timeout pause'));
     throw sqlError(err);
   }
 }
