@@ -277,10 +277,11 @@ export class PgliteHost {
 
   private async spawn(): Promise<Generation> {
     const { script, eval: isEval } = workerScript();
-    const data: WorkerInit & { pglite: true } = { pglite: true, dataDir: this.opts.dataDir, loadDataDir: this.opts.loadDataDir, conf: this.opts.conf };
-    // The dump to start from is read once: a restart opens the data dir as it is now.
+    const load = this.opts.loadDataDir;
+    const data: WorkerInit & { pglite: true } = { pglite: true, dataDir: this.opts.dataDir, loadDataDir: load, conf: this.opts.conf };
+    // The dump to start from is read once (moved to the worker, not copied): a restart opens the data dir as it is now.
     this.opts.loadDataDir = undefined;
-    const worker = new Worker(script, { eval: isEval, workerData: data });
+    const worker = new Worker(script, { eval: isEval, workerData: data, transferList: load ? [load] : [] });
     const gen: Generation = { worker, pending: new Map(), ready: Promise.resolve() };
     gen.ready = new Promise<void>((resolve, reject) => {
       let foreign = false;
