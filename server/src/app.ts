@@ -94,7 +94,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, 'pglite'),
+      platformStatementTimeoutMs: config.database.platformStatementTimeoutMs,
+      // What the engine's refusals of a killed caller's units suggest waiting: the API's first pause.
+      pauseAfterKillMs: config.database.cooldownSeconds * 1000,
+      log: app.log,
+    }));
   if (!options.database) {
     const pgliteDir = path.join(config.dataDir, 'pglite');
     if (!config.databaseUrl) removeOthersAccess(pgliteDir);

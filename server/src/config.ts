@@ -74,6 +74,8 @@ export interface Config {
   builds: { timeoutMs: number; memoryBytes: number; diskBytes: number; concurrency: number; perAccount: number; pipIndexUrl?: string };
   /** Slow clients and connection floods on the one port (platform/http/connection-limits.ts). */
   http: HttpLimits;
+  /** How long projects' statements may run, and what a caller whose statement ran out waits. */
+  database: DatabaseLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
   version: string;
   /** Hosted mail (modules/smtp): the host projects' MX records point at (MAIL_HOST). */
@@ -101,6 +103,19 @@ export interface Config {
   razorpay?: { keyId: string; keySecret: string; webhookSecret?: string; apiUrl: string };
   /** Custom domains of hosted sites (modules/domains): ACME, the HTTPS port and the records shown. */
   domains: DomainsConfig;
+}
+
+export interface DatabaseLimits {
+  /** DB_STATEMENT_TIMEOUT_MS: a project's statement ends here (statement_timeout; on PGlite, its worker is restarted). */
+  statementTimeoutMs: number;
+  /** DB_PLATFORM_STATEMENT_TIMEOUT_MS: on PGlite, the deadline of the platform's own statements. */
+  platformStatementTimeoutMs: number;
+  /**
+   * DB_TIMEOUT_COOLDOWN_SECONDS: after a caller's statement ran out, its calls are refused (429)
+   * this long; each further one within a day doubles it, up to DB_TIMEOUT_COOLDOWN_MAX_SECONDS.
+   */
+  cooldownSeconds: number;
+  cooldownMaxSeconds: number;
 }
 
 export interface DomainsConfig {
@@ -248,6 +263,18 @@ function dnsServers(raw: string | undefined): string[] | undefined {
   });
 }
 
+function databaseLimits(env: Env): DatabaseLimits {
+  const cooldownSeconds = positive(env, 'DB_TIMEOUT_COOLDOWN_SECONDS', 10);
+  const cooldownMaxSeconds = positive(env, 'DB_TIMEOUT_COOLDOWN_MAX_SECONDS', 600);
+  if (cooldownMaxSeconds < cooldownSeconds) throw new Error(`DB_TIMEOUT_COOLDOWN_MAX_SECONDS must be at least DB_TIMEOUT_COOLDOWN_SECONDS (${cooldownSeconds}), got "${cooldownMaxSeconds}"`);
+  return {
+    statementTimeoutMs: positive(env, 'DB_STATEMENT_TIMEOUT_MS', 5000),
+    platformStatementTimeoutMs: positive(env, 'DB_PLATFORM_STATEMENT_TIMEOUT_MS', 60_000),
+    cooldownSeconds,
+    cooldownMaxSeconds,
+  };
+}
+
 function razorpay(env: Env): Config['razorpay'] {
   const keyId = env.RAZORPAY_KEY_ID || '';
   const keySecret = env.RAZORPAY_KEY_SECRET || '';
@@ -323,6 +350,7 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: positive(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', trustProxy ? 75_000 : 5_000),
       maxConnectionsPerAddress: int(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256),
     },
+    database: databaseLimits(env),
     version: version(env),
     mailHost: (env.MAIL_HOST || `mail.${platformDomain}`).toLowerCase().replace(/\.$/, ''),
     dnsServers: dnsServers(env.DNS_SERVERS),

@@ -95,8 +95,10 @@ test('owner rule across instances: each end user sees exactly their own rows, wh
   expect(keyOnB.changes()).toEqual([]);
 });
 
-// PostgreSQL only: the LISTEN connection is a real one that can be lost (PGlite's is in process).
+// PostgreSQL: the LISTEN connection is a real one that can be lost. PGlite's is lost when its
+// worker is restarted to end a statement past its deadline (the test after this one).
 const onPostgres = testDriver() === 'postgres' ? test : test.skip;
+const onPglite = testDriver() === 'pglite' ? test : test.skip;
 onPostgres('a lost LISTEN connection ends the streams with an error event; the next stream listens afresh', async () => {
   const project = await createProject(t, dev);
   await makeTable(a.projectDatabase, project, 'notes', 'id integer PRIMARY KEY, body text', 'read');
@@ -116,4 +118,18 @@ onPostgres('a lost LISTEN connection ends the streams with an error event; the n
   // One listening connection per instance: the lost ones' own retries were called off.
   await settle(1500);
   expect(await listeners()).toHaveLength(2);
+});
+
+onPglite("a restart of PGlite's worker (a statement ended at its deadline) ends the streams with an error event; the next stream listens afresh", async () => {
+  const project = await createProject(t, dev);
+  await makeTable(a.projectDatabase, project, 'notes', 'id integer PRIMARY KEY, body text', 'read');
+  const streams = [await listen(a, project.authKey, 'notes'), await listen(b, project.authKey, 'notes')];
+  await expect(t.database.pipeline([{ text: 'SELECT pg_sleep(30)' }], { tenant: { timeoutMs: 200 } })).rejects.toMatchObject({ code: '57014' });
+  for (const s of streams) {
+    await s.ended;
+    expect(s.changes()).toEqual([{ event: 'error', data: { message: 'Live changes lost their connection to the database; reconnect and re-read' } }]);
+  }
+  const again = [await listen(a, project.authKey, 'notes'), await listen(b, project.authKey, 'notes')];
+  await asOwner(b.projectDatabase, project, (tx) => tx.query("INSERT INTO notes VALUES (1, 'after')"));
+  for (const s of again) expect((await s.waitFor(1))[0].data).toEqual({ type: 'INSERT', table: 'notes', record: { id: 1, body: 'after' } });
 });

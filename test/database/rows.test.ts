@@ -172,9 +172,17 @@ describe('bad input: a 400 naming the problem, nothing written', () => {
     ['eq with null', 'select', { filters: [{ column: 'n', op: 'eq', value: null }] }, 400, /is_null/],
     ['eq without a value', 'select', { filters: [{ column: 'n', op: 'eq' }] }, 400, /value is required/],
     ['in with a scalar', 'select', { filters: [{ column: 'n', op: 'in', value: 1 }] }, 400, /array of 1 to 100/],
-    ['in with 101 values', 'select', { filters: [{ column: 'n', op: 'in', value: Array.from({ length: 101 }, (_, i) => i) }] }, 400, /array of 1 to 100/],
+    ['in with 101 values', 'select', { filters: [{ column: 'n', op: 'in', value: Array.from({ length: 101 }, (_, i) => i) }] }, 400, /must hold at most 100 values/],
     ['is_null with a string', 'select', { filters: [{ column: 'n', op: 'is_null', value: 'yes' }] }, 400, /true .* or false/],
     ['like with a number', 'select', { filters: [{ column: 'title', op: 'like', value: 5 }] }, 400, /string pattern/],
+    // The bounds that keep a call's cost near the size of the rows it reads (openapi.yaml DbFilter).
+    ['a like pattern of 257 characters', 'select', { filters: [{ column: 'title', op: 'like', value: '%'.repeat(257) }] }, 400, /^body\/filters\/0 must have a like or ilike pattern of at most 256 characters$/],
+    ['an ilike pattern of 257 characters', 'delete', { filters: [{ column: 'title', op: 'ilike', value: 'x'.repeat(257) }] }, 400, /like or ilike pattern of at most 256/],
+    ['a value of 4,097 characters', 'select', { filters: [{ column: 'title', op: 'eq', value: 'x'.repeat(4097) }] }, 400, /^body\/filters\/0\/value must be at most 4096 characters$/],
+    ['an in-list value of 4,097 characters', 'select', { filters: [{ column: 'title', op: 'in', value: ['a', 'x'.repeat(4097)] }] }, 400, /filters\/0\/value\/1 must be at most 4096 characters/],
+    ['a jsonb value of 4,097 characters as text', 'select', { filters: [{ column: 'meta', op: 'eq', value: { k: 'x'.repeat(4090) } }] }, 400, /filters\/0\/value must be at most 4096 characters/],
+    ['21 filters', 'select', { filters: Array.from({ length: 21 }, () => ({ column: 'n', op: 'eq', value: 1 })) }, 400, /filters must NOT have more than 20 items/],
+    ['update: 101 values in a list', 'update', { filters: [{ column: 'n', op: 'in', value: Array.from({ length: 101 }, (_, i) => i) }], values: { n: 2 } }, 400, /must hold at most 100 values/],
     ['a text where an integer goes', 'select', { filters: [{ column: 'n', op: 'eq', value: 'abc' }] }, 400, /invalid input syntax for type integer/],
     ['an object for an integer', 'select', { filters: [{ column: 'n', op: 'eq', value: { a: 1 } }] }, 400, /column "n" is integer/],
     ['six order columns', 'select', { order: Array.from({ length: 6 }, () => ({ column: 'n' })) }, 400, /order/],
@@ -210,6 +218,11 @@ describe('bad input: a 400 naming the problem, nothing written', () => {
   ] as const)('%s', async (_name, verb, body, status, message) => {
     const res = await rows(p, verb, body);
     expect({ status: res.statusCode, message: res.json().message }).toEqual({ status, message: expect.stringMatching(message) });
+  });
+
+  test('at the bounds the call is accepted: a 256-character pattern, a 4,096-character value', async () => {
+    expect((await rows(p, 'select', { filters: [{ column: 'title', op: 'ilike', value: '%' + 'k'.repeat(254) + '%' }] })).statusCode).toBe(200);
+    expect((await rows(p, 'select', { filters: [{ column: 'title', op: 'eq', value: 'x'.repeat(4096) }] })).statusCode).toBe(200);
   });
 
   test('a number JSON cannot carry (1e400) is refused, not stored as null', async () => {

@@ -37,12 +37,16 @@ test('a session runs as the project role, in its schema, with the statement time
   expect(r).toEqual({ u: names.ownerRole, p: `"${names.schemaName}"`, s: '5s' });
 });
 
-// PGlite runs in this thread and has no timer signal: it can't cancel a statement (the SQL box
-// refuses to run there; test/database/sql.test.ts).
+// On PGlite, which can't cancel a statement, its host ends the worker at the same deadline and
+// fails the statement with PostgreSQL's error (test/db-worker.test.ts).
 const onPostgres = t_driver() === 'postgres' ? test : test.skip;
-onPostgres('pg_sleep past the timeout is cancelled', async () => {
+test('pg_sleep past the timeout is cancelled, and the next session works', async () => {
   const { project } = await developerWithProject();
-  await expect(ctx.session(project, { ...owner, timeoutMs: 200 }, (tx) => tx.query('SELECT pg_sleep(3)'))).rejects.toMatchObject({ code: '57014' });
+  await expect(ctx.session(project, { ...owner, timeoutMs: 200 }, (tx) => tx.query('SELECT pg_sleep(3)'))).rejects.toMatchObject({
+    code: '57014',
+    message: 'canceling statement due to statement timeout',
+  });
+  expect(await ctx.session(project, owner, (tx) => tx.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
 });
 
 describe.each([
@@ -97,7 +101,7 @@ describe('one statement (tenantStatement)', () => {
     }
   });
 
-  onPostgres('pg_sleep past the timeout is cancelled', async () => {
+  test('pg_sleep past the timeout is cancelled', async () => {
     const { project } = await developerWithProject();
     await expect(ctx.statement(project, { ...owner, timeoutMs: 200 }, { sql: 'SELECT pg_sleep(3)', params: [] })).rejects.toMatchObject({ code: '57014' });
   });

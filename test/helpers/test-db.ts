@@ -1,5 +1,5 @@
 // A fresh database per test file, cloned from a migrated template: on PostgreSQL (DATABASE_URL)
-// a CREATE DATABASE ... TEMPLATE, on PGlite a load of a dumped data dir. Both take well under a
+// a CREATE DATABASE ... TEMPLATE, on PGlite a load of a dumped data dir (into a temp dir). Both take well under a
 // second, where migrating from scratch takes several.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -63,7 +63,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
+  // On disk, as `npm start` runs it: a statement ended at its deadline restarts PGlite's worker,
+  // which an in-memory database would not survive (db/pglite-host.ts).
   const blob = new Blob([fs.readFileSync(pgliteTemplateFile())]);
-  const database = await openDatabase({ pgliteDir: 'memory://', pgliteLoadDataDir: blob, migrate: false });
-  return { database, name: 'pglite', drop: () => database.close() };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-test-pglite-'));
+  const database = await openDatabase({ pgliteDir: path.join(dir, 'pglite'), pgliteLoadDataDir: blob, migrate: false });
+  return {
+    database,
+    name: 'pglite',
+    drop: async () => {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1062,7 +1062,9 @@ export interface paths {
          *     project's role, in a read-only transaction with the statement timeout; at most 1,000 rows are
          *     returned. A statement that is not a query, or several statements, is a 400; an error of the query
          *     itself (syntax, unknown table, a table of the platform or another project) is a 422 with
-         *     PostgreSQL's message; a query over the timeout is a 422 too.
+         *     PostgreSQL's message; a query over the timeout is a 422 too, the same on PostgreSQL and on the
+         *     embedded database (PGlite), where the query is ended at the timeout; a developer whose queries
+         *     keep running out is paused for a while (429).
          *     Read-only: changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["runDbSql"];
@@ -2985,9 +2987,12 @@ export interface components {
             filters: components["schemas"]["DbFilter"][];
         };
         /**
-         * @description One condition; several are joined with AND. `value` is a value of the column's type (JSON
-         *     number, string, boolean, object for jsonb); for `in` an array of up to 100 of them; for
-         *     `is_null` true (IS NULL) or false (IS NOT NULL). `like` and `ilike` take a SQL pattern (% and _).
+         * @description One condition; several (up to 20) are joined with AND. `value` is a value of the column's type
+         *     (JSON number, string, boolean, object for jsonb); for `in` an array of up to 100 of them; for
+         *     `is_null` true (IS NULL) or false (IS NOT NULL). `like` and `ilike` take a SQL pattern (% and _)
+         *     of at most 256 characters. A value's text (an object's JSON text, each value of an `in` list)
+         *     is at most 4,096 characters. These bounds keep a call's cost near the size of the rows it reads;
+         *     a statement that still runs past the statement timeout is ended (422) and pauses its caller (429).
          */
         DbFilter: {
             column: components["schemas"]["DbIdentifier"];
@@ -3735,6 +3740,39 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description A statement of this caller ran past the statement timeout a moment ago, so its database calls
+         *     pause: 10 s after the first time (`DB_TIMEOUT_COOLDOWN_SECONDS`), twice as long after each
+         *     further one within a day, up to 10 minutes (`DB_TIMEOUT_COOLDOWN_MAX_SECONDS`); `Retry-After`
+         *     says when to try again. The caller is the signed-in end user, else the key and the client's
+         *     address (the console: the developer's account, after its third timeout within an hour). Other
+         *     callers of the project, and its owner in the console, are not paused.
+         */
+        DatabaseCooldown: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The database can't be reached right now, or (embedded PGlite) is reopening its data after
+         *     ending another statement that ran past its deadline: the statement may not have run, and
+         *     nothing of it was kept. `Retry-After` says when to try again.
+         */
+        DatabaseUnavailable: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An error with a human-readable message. */
         Error: {
             headers: {
@@ -3788,7 +3826,8 @@ export interface components {
         /**
          * @description PostgreSQL refused the statement (a value the column's type can't hold is a 400 instead):
          *     the message is PostgreSQL's, e.g. a syntax error, an unknown table or column, or "canceling
-         *     statement due to statement timeout" (5 s).
+         *     statement due to statement timeout" (5 s by default, `DB_STATEMENT_TIMEOUT_MS`; the same
+         *     answer on the embedded database, where the statement is ended at that deadline).
          */
         QueryFailed: {
             headers: {
@@ -4912,6 +4951,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     insertDbRows: {
@@ -4976,6 +5017,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     selectDbRows: {
@@ -5058,6 +5101,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     updateDbRows: {
@@ -5126,6 +5171,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     getDeveloper: {
@@ -6735,15 +6782,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
-            /** @description The platform runs on its embedded database (PGlite), which can't stop a query that runs too long; the SQL box needs PostgreSQL (DATABASE_URL). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     listDbTables: {
@@ -6898,6 +6938,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     consoleInsertDbRows: {
@@ -6963,6 +7005,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     consoleSelectDbRows: {
@@ -7038,6 +7082,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     consoleUpdateDbRows: {
@@ -7107,6 +7153,8 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["QueryFailed"];
+            429: components["responses"]["DatabaseCooldown"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     deleteProject: {

@@ -71,6 +71,17 @@ export const Errors = {
     new AppError(429, ErrorCode.RateLimited, `Too many attempts. Try again in ${humanSeconds(retryAfterSeconds)}.`, {
       'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
     }),
+  /**
+   * A caller whose database statement ran past the statement timeout waits before its next
+   * database call (modules/database/timeout-cooldown.ts).
+   */
+  databaseCooldown: (retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      ErrorCode.RateLimited,
+      `Your last database call ran past its time limit, so your database calls are paused. Try again in ${humanSeconds(retryAfterSeconds)}.`,
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    ),
   /** A Fastify client error (4xx) passed on with its own status, code and message. */
   fastify: (statusCode: number, code: `FST_${string}`, message: string) => new AppError(statusCode, code, message),
   notImplemented: (operationId: string) =>

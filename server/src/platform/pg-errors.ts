@@ -1,6 +1,7 @@
 // PostgreSQL's refusals of a tenant's statement, as the platform's errors. The message is
 // PostgreSQL's own (it names the column, value or constraint); nothing else of the error leaks.
 import { AppError, Errors } from './errors';
+import { CallerPaused, isConnectionLoss } from '../db/engine-errors';
 
 interface PgError {
   code?: string;
@@ -14,11 +15,16 @@ function pgError(err: unknown): PgError | undefined {
   return typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e : undefined;
 }
 
-/** The error to answer for a failed tenant statement; unknown errors are rethrown (a 500). */
+/**
+ * The error to answer for a failed tenant statement; unknown errors are rethrown (a 500), and so
+ * is a lost connection (the database went away, or PGlite's worker was restarted): the error
+ * handler answers it 503, as for any other call.
+ */
 export function tenantError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof CallerPaused) return Errors.databaseCooldown(err.retryAfterSeconds);
   const e = pgError(err);
-  if (!e) throw err;
+  if (!e || isConnectionLoss(e)) throw err;
   const message = [e.message, e.detail].filter(Boolean).join(': ');
   const cls = e.code!.slice(0, 2);
   if (e.code === '42501') return Errors.forbidden(e.message ?? 'permission denied');

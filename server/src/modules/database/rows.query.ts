@@ -11,6 +11,11 @@ export const PAGE_SIZE = 100;
 /** The rows a write answers with (count covers them all). */
 export const MAX_RETURNED_ROWS = 1000;
 export const MAX_IN_VALUES = 100;
+/**
+ * A filter value's text at most (openapi.yaml DbFilter, which also caps like/ilike patterns at 256):
+ * the contract checks strings; an object's JSON text and each value of an `in` list are checked here.
+ */
+export const MAX_FILTER_VALUE_TEXT = 4096;
 
 export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'in', 'is_null'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -95,8 +100,11 @@ function textOf(column: ColumnInfo, value: unknown, field: string): string {
   return String(value);
 }
 
-function typed(params: Params, column: ColumnInfo, value: unknown, field: string): string {
-  return `${params.add(textOf(column, value, field))}::text::${castType(column)}`;
+/** textOf for a filter: bounded, so a comparison costs about the size of the rows it reads. */
+function filterText(column: ColumnInfo, value: unknown, field: string): string {
+  const text = textOf(column, value, field);
+  if (text.length > MAX_FILTER_VALUE_TEXT) throw Errors.validation(`${field} must be at most ${MAX_FILTER_VALUE_TEXT} characters as text`);
+  return text;
 }
 
 function condition(table: TableInfo, filter: RowFilter, i: number, params: Params): string {
@@ -109,7 +117,7 @@ function condition(table: TableInfo, filter: RowFilter, i: number, params: Param
   const op = filter.op;
   if (op in COMPARISONS) {
     if (value === null || value === undefined) throw Errors.validation(`${valueField} is required for ${op} (use is_null for null)`);
-    return `${ref} ${COMPARISONS[op]} ${typed(params, column, value, valueField)}`;
+    return `${ref} ${COMPARISONS[op]} ${params.add(filterText(column, value, valueField))}::text::${castType(column)}`;
   }
   if (op === 'like' || op === 'ilike') {
     if (typeof value !== 'string') throw Errors.validation(`${valueField} must be a string pattern for ${op}`);
@@ -120,7 +128,7 @@ function condition(table: TableInfo, filter: RowFilter, i: number, params: Param
       throw Errors.validation(`${valueField} must be an array of 1 to ${MAX_IN_VALUES} values for in`);
     const texts = value.map((v, j) => {
       if (v === null || v === undefined) throw Errors.validation(`${valueField}/${j} must not be null (use is_null)`);
-      return textOf(column, v, `${valueField}/${j}`);
+      return filterText(column, v, `${valueField}/${j}`);
     });
     return `${ref} IN (SELECT hb_e.v::text::${castType(column)} FROM jsonb_array_elements_text(${params.add(JSON.stringify(texts))}::text::jsonb) AS hb_e(v))`;
   }

@@ -15,9 +15,14 @@ import type { ProjectDatabaseRow } from './database.tables';
 import { PAGE_SIZE, buildDelete, buildInsert, buildSelect, buildUpdate, type BuiltQuery, type RowFilter, type SelectRequest } from './rows.query';
 import type { DatabaseSizeLimit } from './size-limit';
 import { MAX_CONFIGURABLE_JSON_DEPTH, jsonValueDepth } from '../../platform/json-limits';
+import { isStatementTimeout, type TimeoutCaller } from './timeout-cooldown';
+import { statementTimeout } from '../../db/engine-errors';
 
-/** Who runs the statement: the developer (owner role) or an app with an optional end user. */
-export type RowsCaller = { role: 'owner' } | { role: 'app'; endUserId: string | null };
+/**
+ * Who runs the statement: the developer or the secret key (owner role) or an app with an optional
+ * end user; `timeout` is who is paused when it runs past the statement timeout.
+ */
+export type RowsCaller = ({ role: 'owner' } | { role: 'app'; endUserId: string | null }) & { timeout: TimeoutCaller };
 
 export interface RowPage {
   rows: Record<string, unknown>[];
@@ -106,31 +111,42 @@ export class RowsService {
    */
   private async run<T>(project: Project, caller: RowsCaller, table: string, grows: boolean, build: (schema: string, info: TableInfo) => BuiltQuery): Promise<T[]> {
     checkIdentifier(table, 'table');
-    const allowed = grows ? this.sizeLimit.checkWrite(project.ownerId) : undefined;
+    // A caller paused after a timeout, and an insert or update at the size limit, are refused
+    // before the statement is sent; both checks run beside the rest. Admitted now: should one of
+    // the caller's statements be ended before the pause check has seen it, this one is refused by
+    // the engine instead (db/pglite-host.ts).
+    const admittedAt = Date.now();
+    const paused = this.ctx.cooldown.check(caller.timeout);
+    const grown = grows ? this.sizeLimit.checkWrite(project.ownerId) : undefined;
+    const allowed = grown ? Promise.all([paused, grown]).then(() => undefined) : paused;
     // Awaited below; a refusal must not also be an unhandled rejection when the session fails first.
-    allowed?.catch(() => undefined);
-    const options: TenantSessionOptions = caller.role === 'owner' ? { role: 'owner' } : { role: 'app', endUserId: caller.endUserId };
+    allowed.catch(() => undefined);
+    const timeoutMs = this.ctx.statementTimeoutMs;
+    const who = { timeoutMs, caller: caller.timeout.key, admittedAt };
+    const options: TenantSessionOptions = caller.role === 'owner' ? { role: 'owner', ...who } : { role: 'app', endUserId: caller.endUserId, ...who };
     const names = await this.namesOf(project);
     const key = `${names.schemaName}.${table}`;
     const remembered = this.columns.get(key);
     if (!remembered || Date.now() - remembered.at >= COLUMNS_REUSE_MS) {
-      return this.attempt<T>(names, options, this.readColumns(key, names.schemaName, table), allowed, build);
+      return this.attempt<T>(names, options, caller, this.readColumns(key, names.schemaName, table), allowed, build);
     }
     try {
-      return await this.attempt<T>(names, options, Promise.resolve(remembered.info), allowed, build);
+      return await this.attempt<T>(names, options, caller, Promise.resolve(remembered.info), allowed, build);
     } catch (err) {
-      if (!(err instanceof AppError) || !STALE_STATUSES.has(err.statusCode)) throw err;
+      // A statement that ran out of time ran as described: sending it again would only run out again.
+      if (!(err instanceof AppError) || !STALE_STATUSES.has(err.statusCode) || err.message === statementTimeout().message) throw err;
       const now = await this.readColumns(key, names.schemaName, table);
       if (JSON.stringify(now) === JSON.stringify(remembered.info)) throw err;
-      return this.attempt<T>(names, options, Promise.resolve(now), allowed, build);
+      return this.attempt<T>(names, options, caller, Promise.resolve(now), allowed, build);
     }
   }
 
   private async attempt<T>(
     names: ProjectDatabaseRow,
     options: TenantSessionOptions,
+    caller: RowsCaller,
     columns: Promise<TableInfo | undefined>,
-    allowed: Promise<void> | undefined,
+    allowed: Promise<void>,
     build: (schema: string, info: TableInfo) => BuiltQuery,
   ): Promise<T[]> {
     const info = await columns;
@@ -141,6 +157,8 @@ export class RowsService {
       // The settings, the role and the statement in one round trip (tenant-session.ts).
       return await tenantStatement<T>(this.ctx.deps.database, names, options, query);
     } catch (err) {
+      // The answer is PostgreSQL's (422); the caller's next calls wait (timeout-cooldown.ts).
+      if (isStatementTimeout(err)) await this.ctx.cooldown.record(caller.timeout).catch((e: unknown) => this.ctx.deps.log.warn({ err: e }, 'database: could not record a timeout pause'));
       throw tenantError(err);
     }
   }

@@ -1,11 +1,12 @@
 // Console: the project's tables, their columns and access rules, and the SQL box (developer token).
 // The caller's own project first (no token: 401; another account's project: 404), then the rules
 // of schema.service.ts and sql-box.ts.
-import { ownedProject as owned } from '../caller';
+import { currentAccount, ownedProject as owned } from '../caller';
 import type { HandlerMap } from '../../platform/http/types';
 import type { DatabaseContext } from './database.context';
 import { SchemaService } from './schema.service';
 import { runSql } from './sql-box';
+import { consoleTimeoutCaller } from './timeout-cooldown';
 
 export function createSchemaHandlers(ctx: DatabaseContext): HandlerMap {
   const schema = new SchemaService(ctx);
@@ -27,6 +28,6 @@ export function createSchemaHandlers(ctx: DatabaseContext): HandlerMap {
 
     setDbTableAccess: async (req) => schema.setAccess(await owned(req), req.body.table, req.body.access),
 
-    runDbSql: async (req) => runSql(ctx, await owned(req), req.body.query),
+    runDbSql: async (req) => runSql(ctx, await owned(req), req.body.query, consoleTimeoutCaller(currentAccount(req).id)),
   };
 }

@@ -2,13 +2,19 @@
 // a read-only transaction with the statement timeout. The text is only ever the body of
 // `DECLARE … CURSOR FOR`, whose grammar takes a query and nothing else, sent over the extended
 // protocol (one statement); the rows come back through FETCH, at most 1,000 of them and 10 MB.
+// The same on both engines: on embedded PGlite the statement timeout is a deadline its host
+// enforces by restarting the database's worker (db/pglite-host.ts), so a query that runs too
+// long ends there too, with PostgreSQL's own error. A developer whose queries keep running out
+// is paused for a while (timeout-cooldown.ts).
 import { performance } from 'node:perf_hooks';
+import { types } from 'node:util';
 import type { ArrayResult, TxClient } from '../../db/client';
+import { CallerPaused, isConnectionLoss } from '../../db/engine-errors';
 import type { components } from '../../generated/openapi';
 import { AppError, Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects';
 import type { DatabaseContext } from './database.context';
-import { STATEMENT_TIMEOUT_MS } from './tenant-session';
+import { isStatementTimeout, type TimeoutCaller } from './timeout-cooldown';
 
 type DbSqlResult = components['schemas']['DbSqlResult'];
 
@@ -18,21 +24,25 @@ export const MAX_RESULT_BYTES = 10 * 1024 * 1024;
 const FIRST_BATCH = 100;
 const CURSOR = 'hb_sql';
 const QUERY_KEYWORDS = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
+// The same answer on both engines where their drivers differ: intervals as PostgreSQL writes them
+// (pg makes objects of them, PGlite keeps the text), 64-bit integers always as text (pg gives
+// text, PGlite numbers).
+const INTERVAL_OIDS = [1186];
+const INT8_OIDS = new Set([20, 1016]);
 export const NOT_A_QUERY = 'Only one read-only query (SELECT, WITH, VALUES or TABLE) can run here';
-export const NEEDS_POSTGRES =
-  "The SQL box needs PostgreSQL (DATABASE_URL): the embedded database can't stop a query that runs too long";
 
-export async function runSql(ctx: DatabaseContext, project: Pick<ProjectRow, 'id'>, text: string): Promise<DbSqlResult> {
-  // PGlite has no timer signal to cancel a statement: one `SELECT pg_sleep(1e9)` would hang the server.
-  if (ctx.deps.database.driver === 'pglite') throw Errors.unavailable(NEEDS_POSTGRES);
+export async function runSql(ctx: DatabaseContext, project: Pick<ProjectRow, 'id'>, text: string, caller: TimeoutCaller): Promise<DbSqlResult> {
   if (text.includes('\u0000')) throw Errors.validation('body/query must not contain NUL characters');
   const query = withoutTrailingSemicolons(text);
   if (!isQuery(query)) throw Errors.validation(NOT_A_QUERY);
+  const admittedAt = Date.now();
+  await ctx.cooldown.check(caller);
+  const timeoutMs = ctx.statementTimeoutMs;
   try {
-    return await ctx.session(project, { role: 'owner', readOnly: true }, async (tx) => {
+    return await ctx.session(project, { role: 'owner', readOnly: true, timeoutMs, caller: caller.key, admittedAt }, async (tx) => {
       const started = performance.now();
       await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${query}`);
-      const { fields, rows, complete } = await fetchRows(tx, started + STATEMENT_TIMEOUT_MS);
+      const { fields, rows, complete } = await fetchRows(tx, started + timeoutMs);
       const durationMs = performance.now() - started;
       const typeNames = await typeNamesOf(tx, fields.map((f) => f.dataTypeID));
       return {
@@ -44,6 +54,7 @@ export async function runSql(ctx: DatabaseContext, project: Pick<ProjectRow, 'id
       };
     });
   } catch (err) {
+    if (isStatementTimeout(err)) await ctx.cooldown.record(caller).catch((e: unknown) => ctx.deps.log.warn({ err: e }, 'database: could not record a timeout pause'));
     throw sqlError(err);
   }
 }
@@ -66,11 +77,12 @@ async function fetchRows(tx: TxClient, deadline: number): Promise<{ fields: Arra
   let bytes = 0;
   let biggestRow = 1;
   for (let want = FIRST_BATCH; ; ) {
-    if (fields) await tx.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(deadline - performance.now()))}`);
-    const batch = await tx.queryArrays(`FETCH ${want} FROM ${CURSOR}`);
+    if (fields) await tx.setStatementTimeout(Math.max(1, Math.floor(deadline - performance.now())));
+    const batch = await tx.queryArrays(`FETCH ${want} FROM ${CURSOR}`, [], INTERVAL_OIDS);
     fields ??= batch.fields;
+    const int8 = fields.map((f) => INT8_OIDS.has(f.dataTypeID));
     for (const raw of batch.rows) {
-      const row = raw.map(jsonSafe);
+      const row = raw.map((v, i) => jsonSafe(int8[i] ? asText(v) : v));
       const size = JSON.stringify(row).length;
       if (rows.length === SQL_BOX_ROWS || bytes + size > MAX_RESULT_BYTES) return { fields, rows, complete: false };
       rows.push(row);
@@ -120,13 +132,19 @@ async function typeNamesOf(tx: Pick<TxClient, 'query'>, oids: number[]): Promise
   return new Map(rows.map((r) => [Number(r.oid), r.name === 'timestamp with time zone' ? 'timestamptz' : r.name]));
 }
 
+/** Numbers (an int8 or int8[] value) as text, arrays' too. */
+function asText(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return Array.isArray(value) ? value.map(asText) : value;
+}
+
 /** A value as JSON can carry it: dates as ISO text, 64-bit integers as text, bytes as \x hex. */
 export function jsonSafe(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return '\\x' + Buffer.from(value).toString('hex');
+  if (types.isDate(value)) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+  if (types.isUint8Array(value)) return '\\x' + Buffer.from(value).toString('hex');
   if (Array.isArray(value)) return value.map(jsonSafe);
   if (typeof value === 'object') {
     // pg's interval and range objects know their PostgreSQL text.
@@ -144,8 +162,10 @@ export function jsonSafe(value: unknown): unknown {
  */
 function sqlError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof CallerPaused) return Errors.databaseCooldown(err.retryAfterSeconds);
   const e = err as { code?: unknown; message?: unknown };
-  if (!e || typeof e.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) throw err;
+  // A lost connection (PGlite's worker restarted, PostgreSQL gone) is the error handler's 503.
+  if (!e || typeof e.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code) || isConnectionLoss(e)) throw err;
   const message = typeof e.message === 'string' ? e.message : 'The query failed';
   if (e.code === '25006') return Errors.validation(`${NOT_A_QUERY} (${message})`);
   if (e.code === '42601' && /multiple commands/.test(message)) return Errors.validation(`${NOT_A_QUERY}: send one statement`);

@@ -3,11 +3,16 @@
 // timeout and the search_path, and then becomes the project's role with SET LOCAL ROLE. The role
 // can't leave itself (set_config is revoked from PUBLIC: migrations/0010), so whatever a call
 // sends, it sees only what the project's role may see.
+//
+// The statement timeout goes to the engine as well (Database's `tenant` option): PostgreSQL
+// enforces it itself, embedded PGlite can't, so its host ends the statement at that deadline and
+// runs the platform's own statements before queued tenant ones (db/pglite-host.ts).
 import type { Database, TxClient } from '../../db/client';
 import { quoteIdent, quoteLiteral } from './identifiers';
 import { isUuid } from '../../platform/ids';
 import type { ProjectDatabaseRow } from './database.tables';
 
+/** A tenant statement's timeout unless the caller gives one (config: DB_STATEMENT_TIMEOUT_MS). */
 export const STATEMENT_TIMEOUT_MS = 5000;
 
 export type TenantRole = 'owner' | 'app';
@@ -18,6 +23,9 @@ export interface TenantSessionOptions {
   endUserId?: string | null;
   readOnly?: boolean;
   timeoutMs?: number;
+  /** Who the call is for, and when it was admitted (db/client.ts TenantLimits). */
+  caller?: string;
+  admittedAt?: number;
 }
 
 export interface TenantTx extends TxClient {
@@ -50,7 +58,8 @@ export async function inTenantSession<T>(
   return database.transaction(async (tx) => {
     return fn({
       query: (sql, params) => tx.query(sql, params),
-      queryArrays: (sql, params) => tx.queryArrays(sql, params),
+      queryArrays: (sql, params, textOids) => tx.queryArrays(sql, params, textOids),
+      setStatementTimeout: (ms) => tx.setStatementTimeout(ms),
       // The platform's statements also leave the project's search_path: a project may name a
       // table like a platform table, and no platform statement should ever find the project's.
       asPlatform: async (platformFn) => {
@@ -64,7 +73,7 @@ export async function inTenantSession<T>(
         }
       },
     });
-  }, { prelude });
+  }, { prelude, tenant: { timeoutMs, caller: options.caller, admittedAt: options.admittedAt } });
 }
 
 /**
@@ -89,6 +98,6 @@ export async function tenantStatement<T>(
       values: [endUserId, String(timeoutMs), quoteIdent(project.schemaName), role],
     },
     { text: statement.sql, values: statement.params },
-  ]);
+  ], { tenant: { timeoutMs, caller: options.caller, admittedAt: options.admittedAt } });
   return rows as T[];
 }

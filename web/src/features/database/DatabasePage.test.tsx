@@ -258,7 +258,7 @@ describe('the SQL box', () => {
   });
 
   it.each([
-    [503, "The SQL box needs PostgreSQL (DATABASE_URL): the embedded database can't stop a query that runs too long"],
+    [429, 'Your last database call ran past its time limit, so your database calls are paused. Try again in 20 seconds.'],
     [422, 'relation "nope" does not exist'],
     [400, 'Only one read-only query (SELECT, WITH, VALUES or TABLE) can run here'],
   ])("shows the server's %i message", async (status, message) => {

@@ -1,6 +1,6 @@
 // The SQL box: one read-only query against the project's schema, its result in a grid. The server's
-// refusals are shown as they come (400 not a query, 422 PostgreSQL's message or the timeout, 503 on
-// the embedded database, which can't stop a query that runs too long).
+// refusals are shown as they come (400 not a query, 422 PostgreSQL's message or the timeout, 429
+// after queries kept running out of time).
 import { useId, useState, type FormEvent } from 'react';
 import { useRunDbSql } from '../../api/generated/database/database';
 import type { DbSqlResult } from '../../api/generated/model';

@@ -25,6 +25,8 @@ import type {
 import type {
   BadRequestResponse,
   ConflictResponse,
+  DatabaseCooldownResponse,
+  DatabaseUnavailableResponse,
   DbDelete,
   DbInsert,
   DbRowPage,
@@ -85,7 +87,7 @@ export const selectDbRows = async (table: string,
 
 
 
-export const getSelectDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getSelectDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof selectDbRows>>, TError,{table: string;data: DbSelect}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof selectDbRows>>, TError,{table: string;data: DbSelect}, TContext> => {
 
@@ -112,12 +114,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SelectDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof selectDbRows>>>
     export type SelectDbRowsMutationBody = DbSelect
-    export type SelectDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type SelectDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Read rows (app)
  */
-export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useSelectDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof selectDbRows>>, TError,{table: string;data: DbSelect}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof selectDbRows>>,
@@ -165,7 +167,7 @@ export const insertDbRows = async (table: string,
 
 
 
-export const getInsertDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getInsertDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof insertDbRows>>, TError,{table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof insertDbRows>>, TError,{table: string;data: DbInsert}, TContext> => {
 
@@ -192,12 +194,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type InsertDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof insertDbRows>>>
     export type InsertDbRowsMutationBody = DbInsert
-    export type InsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type InsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Insert rows (app)
  */
-export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof insertDbRows>>, TError,{table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof insertDbRows>>,
@@ -245,7 +247,7 @@ export const updateDbRows = async (table: string,
 
 
 
-export const getUpdateDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getUpdateDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDbRows>>, TError,{table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateDbRows>>, TError,{table: string;data: DbUpdate}, TContext> => {
 
@@ -272,12 +274,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof updateDbRows>>>
     export type UpdateDbRowsMutationBody = DbUpdate
-    export type UpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type UpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Update rows (app)
  */
-export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDbRows>>, TError,{table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateDbRows>>,
@@ -325,7 +327,7 @@ export const deleteDbRows = async (table: string,
 
 
 
-export const getDeleteDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getDeleteDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDbRows>>, TError,{table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteDbRows>>, TError,{table: string;data: DbDelete}, TContext> => {
 
@@ -352,12 +354,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof deleteDbRows>>>
     export type DeleteDbRowsMutationBody = DbDelete
-    export type DeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type DeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Delete rows (app)
  */
-export const useDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDbRows>>, TError,{table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteDbRows>>,

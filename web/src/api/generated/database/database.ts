@@ -27,6 +27,8 @@ import type {
   BadRequestResponse,
   ConflictResponse,
   CreateDbTableBody,
+  DatabaseCooldownResponse,
+  DatabaseUnavailableResponse,
   DbDelete,
   DbInsert,
   DbRowPage,
@@ -38,7 +40,6 @@ import type {
   DbUpdate,
   DropDbColumnBody,
   DropDbTableBody,
-  Error,
   ListDbTablesBody,
   Message,
   MethodNotAllowedResponse,
@@ -635,7 +636,9 @@ export const useSetDbTableAccess = <TError = BadRequestResponse | UnauthorizedRe
 project's role, in a read-only transaction with the statement timeout; at most 1,000 rows are
 returned. A statement that is not a query, or several statements, is a 400; an error of the query
 itself (syntax, unknown table, a table of the platform or another project) is a 422 with
-PostgreSQL's message; a query over the timeout is a 422 too.
+PostgreSQL's message; a query over the timeout is a 422 too, the same on PostgreSQL and on the
+embedded database (PGlite), where the query is ended at the timeout; a developer whose queries
+keep running out is paused for a while (429).
 Read-only: changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Run a read-only SQL query
@@ -664,7 +667,7 @@ export const runDbSql = async (projectId: string,
 
 
 
-export const getRunDbSqlMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error,
+export const getRunDbSqlMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext> => {
 
@@ -691,12 +694,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RunDbSqlMutationResult = NonNullable<Awaited<ReturnType<typeof runDbSql>>>
     export type RunDbSqlMutationBody = RunDbSqlBody
-    export type RunDbSqlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error
+    export type RunDbSqlMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Run a read-only SQL query
  */
-export const useRunDbSql = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | Error,
+export const useRunDbSql = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runDbSql>>, TError,{projectId: string;data: RunDbSqlBody}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof runDbSql>>,
@@ -751,7 +754,7 @@ export const getConsoleSelectDbRowsQueryKey = (projectId?: string,
     }
 
     
-export const getConsoleSelectDbRowsQueryOptions = <TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(projectId: string,
+export const getConsoleSelectDbRowsQueryOptions = <TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse>(projectId: string,
     table: string,
     dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
@@ -772,10 +775,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ConsoleSelectDbRowsQueryResult = NonNullable<Awaited<ReturnType<typeof consoleSelectDbRows>>>
-export type ConsoleSelectDbRowsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+export type ConsoleSelectDbRowsQueryError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
 
-export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse>(
  projectId: string,
     table: string,
     dbSelect: undefined |  DbSelect, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>> & Pick<
@@ -787,7 +790,7 @@ export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof console
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse>(
  projectId: string,
     table: string,
     dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>> & Pick<
@@ -799,7 +802,7 @@ export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof console
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse>(
  projectId: string,
     table: string,
     dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -809,7 +812,7 @@ export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof console
  * @summary Read rows of a table (console)
  */
 
-export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse>(
+export function useConsoleSelectDbRows<TData = Awaited<ReturnType<typeof consoleSelectDbRows>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse>(
  projectId: string,
     table: string,
     dbSelect?: DbSelect, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof consoleSelectDbRows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -859,7 +862,7 @@ export const consoleInsertDbRows = async (projectId: string,
 
 
 
-export const getConsoleInsertDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getConsoleInsertDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleInsertDbRows>>, TError,{projectId: string;table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof consoleInsertDbRows>>, TError,{projectId: string;table: string;data: DbInsert}, TContext> => {
 
@@ -886,12 +889,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConsoleInsertDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof consoleInsertDbRows>>>
     export type ConsoleInsertDbRowsMutationBody = DbInsert
-    export type ConsoleInsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type ConsoleInsertDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Insert rows into a table (console)
  */
-export const useConsoleInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useConsoleInsertDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleInsertDbRows>>, TError,{projectId: string;table: string;data: DbInsert}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof consoleInsertDbRows>>,
@@ -936,7 +939,7 @@ export const consoleUpdateDbRows = async (projectId: string,
 
 
 
-export const getConsoleUpdateDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getConsoleUpdateDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleUpdateDbRows>>, TError,{projectId: string;table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof consoleUpdateDbRows>>, TError,{projectId: string;table: string;data: DbUpdate}, TContext> => {
 
@@ -963,12 +966,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConsoleUpdateDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof consoleUpdateDbRows>>>
     export type ConsoleUpdateDbRowsMutationBody = DbUpdate
-    export type ConsoleUpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type ConsoleUpdateDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Update rows of a table (console)
  */
-export const useConsoleUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useConsoleUpdateDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleUpdateDbRows>>, TError,{projectId: string;table: string;data: DbUpdate}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof consoleUpdateDbRows>>,
@@ -1013,7 +1016,7 @@ export const consoleDeleteDbRows = async (projectId: string,
 
 
 
-export const getConsoleDeleteDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const getConsoleDeleteDbRowsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleDeleteDbRows>>, TError,{projectId: string;table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof consoleDeleteDbRows>>, TError,{projectId: string;table: string;data: DbDelete}, TContext> => {
 
@@ -1040,12 +1043,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConsoleDeleteDbRowsMutationResult = NonNullable<Awaited<ReturnType<typeof consoleDeleteDbRows>>>
     export type ConsoleDeleteDbRowsMutationBody = DbDelete
-    export type ConsoleDeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse
+    export type ConsoleDeleteDbRowsMutationError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse
 
     /**
  * @summary Delete rows of a table (console)
  */
-export const useConsoleDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse,
+export const useConsoleDeleteDbRows = <TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse | QueryFailedResponse | DatabaseCooldownResponse | DatabaseUnavailableResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof consoleDeleteDbRows>>, TError,{projectId: string;table: string;data: DbDelete}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof consoleDeleteDbRows>>,

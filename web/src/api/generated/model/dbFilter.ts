@@ -7,14 +7,21 @@ import type { DbIdentifier } from './dbIdentifier';
 import type { DbFilterOp } from './dbFilterOp';
 
 /**
- * One condition; several are joined with AND. `value` is a value of the column's type (JSON
-number, string, boolean, object for jsonb); for `in` an array of up to 100 of them; for
-`is_null` true (IS NULL) or false (IS NOT NULL). `like` and `ilike` take a SQL pattern (% and _).
+ * One condition; several (up to 20) are joined with AND. `value` is a value of the column's type
+(JSON number, string, boolean, object for jsonb); for `in` an array of up to 100 of them; for
+`is_null` true (IS NULL) or false (IS NOT NULL). `like` and `ilike` take a SQL pattern (% and _)
+of at most 256 characters. A value's text (an object's JSON text, each value of an `in` list)
+is at most 4,096 characters. These bounds keep a call's cost near the size of the rows it reads;
+a statement that still runs past the statement timeout is ended (422) and pauses its caller (429).
 
  */
 export interface DbFilter {
   column: DbIdentifier;
   op: DbFilterOp;
-  /** In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more). */
+  /**
+   * In a json or jsonb column no string or property name inside may hold a NUL (400); the body's JSON nesting limit applies (100 levels counted from the body, so a value in a row may nest 96 more).
+   * @maxLength 4096
+   * @maxItems 100
+   */
   value?: unknown;
 }

@@ -56,6 +56,8 @@ export * from './createSignedLinkBodyAllOf';
 export * from './createSignedUrls200';
 export * from './createSignedUrlsBody';
 export * from './createSignedUrlsBodyAllOf';
+export * from './databaseCooldownResponse';
+export * from './databaseUnavailableResponse';
 export * from './dbAccess';
 export * from './dbColumn';
 export * from './dbColumnReferences';

@@ -8,7 +8,8 @@ import type { Error } from './error';
 /**
  * PostgreSQL refused the statement (a value the column's type can't hold is a 400 instead):
 the message is PostgreSQL's, e.g. a syntax error, an unknown table or column, or "canceling
-statement due to statement timeout" (5 s).
+statement due to statement timeout" (5 s by default, `DB_STATEMENT_TIMEOUT_MS`; the same
+answer on the embedded database, where the statement is ended at that deadline).
 
  */
 export type QueryFailedResponse = Error;
