@@ -168,7 +168,7 @@ maybe('database journey', () => {
     expect(await page.getByRole('radio', { name: 'Read with the key' }).isChecked()).toBe(true);
   });
 
-  test('the table list shows the table; the SQL box says the embedded database cannot run it', async () => {
+  test('the table list shows the table; the SQL box runs a read-only query on the embedded database and refuses a write', async () => {
     const { page } = b;
     await page.getByRole('link', { name: 'All tables' }).click();
     await page.waitForURL(/\/database$/);
@@ -180,7 +180,14 @@ maybe('database journey', () => {
 
     await page.getByLabel('SQL query').fill('select count(*) from notes');
     await page.getByRole('button', { name: 'Run' }).click();
-    await page.getByRole('alert').filter({ hasText: 'needs PostgreSQL' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '1 row in' }).waitFor();
+    const result = page.getByRole('table', { name: 'Query result' });
+    expect(await result.getByRole('columnheader').allTextContents()).toEqual(['count']);
+    expect(await result.getByRole('cell').allTextContents()).toEqual(['1']);
+
+    await page.getByLabel('SQL query').fill('delete from notes');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Only one read-only query' }).waitFor();
     await b.shot('table-list');
   });
 
