@@ -58,16 +58,6 @@ export default tseslint.config(
               why: "The periodic clean-up deletes expired rows of three modules' tables and the platform's: each module should register its own clean-up (a lifecycle registry).",
             },
             {
-              file: 'modules/backup/export.ts',
-              tables: ['project_keys', 'storage_objects', 'sites', 'site_deployments', 'site_manifests', 'site_env', 'smtp_domains', 'project_databases', 'project_db_tables'],
-              why: 'A project export reads every module\'s rows of the project in one snapshot: an export registry, each module answering for its own rows, ends it.',
-            },
-            {
-              file: 'modules/backup/import.ts',
-              tables: ['accounts', 'projects', 'project_keys', 'sites', 'site_domains', 'smtp_domains', 'mail_accounts', 'project_databases', 'project_db_tables'],
-              why: 'A project import writes every module\'s rows in one transaction: the import side of the same registry.',
-            },
-            {
               file: 'modules/database/changes.ts',
               tables: ['project_db_tables'],
               why: 'The database module has no repository: its own tables are read where they are used (a DatabaseRepository ends it).',

@@ -6,3 +6,5 @@ export { accountsPlugin } from './accounts.module';
 export type { AccountsService } from './accounts.service';
 export type { DeveloperTokens } from './developer-tokens';
 export type { AccountRow } from './accounts.tables';
+// Who owns an imported project (backup: the import names its owner by e-mail).
+export { accountIdByEmail } from './accounts.repository';

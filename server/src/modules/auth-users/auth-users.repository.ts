@@ -2,7 +2,8 @@
 // project's auth settings. Every user query is scoped by project id. Single use and rotation are
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, TxClient } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
 import { DeviceTokens } from '../sign-in';
@@ -272,3 +273,14 @@ export class AuthUsersRepository {
       .where(and(eq(endUserTokens.userId, userId), eq(endUserTokens.kind, kind), isNull(endUserTokens.usedAt)));
   }
 }
+
+/** A project's auth settings and end users as an archive carries them (auth-users.lifecycle.ts). */
+export const authUsersArchiveRows = {
+  async settings(q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]): Promise<JsonRow | null> {
+    return (await selectJsonRows(q, authSettings, columns, eq(authSettings.projectId, projectId)))[0] ?? null;
+  },
+  users: (q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]) =>
+    selectJsonRows(q, endUsers, columns, eq(endUsers.projectId, projectId), sql`${endUsers.createdAt}, ${endUsers.id}`),
+  insertSettings: (q: Pick<TxClient, 'query'>, columns: readonly string[], row: JsonRow) => insertJsonRows(q, authSettings, columns, [row]),
+  insertUsers: (q: Pick<TxClient, 'query'>, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, endUsers, columns, rows),
+};

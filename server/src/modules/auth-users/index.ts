@@ -4,3 +4,5 @@
 export { authUsersPlugin } from './auth-users.module';
 export type { AuthUsersService } from './auth-users.service';
 export type { AuthSettingsRow, EndUserRow } from './auth-users.tables';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { authUsersLifecycle } from './auth-users.lifecycle';
