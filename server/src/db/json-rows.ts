@@ -8,7 +8,8 @@ import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { TxClient } from './database';
 
 export type JsonRow = Record<string, unknown>;
-type Querier = Pick<TxClient, 'query'>;
+/** What runs the statements: the export's snapshot or the import's transaction (or the database). */
+export type Querier = Pick<TxClient, 'query'>;
 
 const dialect = new PgDialect();
 /** Rows per INSERT: one JSON parameter each, bounded so a large table is not one huge statement. */

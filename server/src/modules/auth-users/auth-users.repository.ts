@@ -2,8 +2,8 @@
 // project's auth settings. Every user query is scoped by project id. Single use and rotation are
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db, TxClient } from '../../db/client';
-import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
+import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
 import { DeviceTokens } from '../sign-in';
@@ -276,11 +276,11 @@ export class AuthUsersRepository {
 
 /** A project's auth settings and end users as an archive carries them (auth-users.lifecycle.ts). */
 export const authUsersArchiveRows = {
-  async settings(q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]): Promise<JsonRow | null> {
+  async settings(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | null> {
     return (await selectJsonRows(q, authSettings, columns, eq(authSettings.projectId, projectId)))[0] ?? null;
   },
-  users: (q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]) =>
+  users: (q: Querier, projectId: string, columns: readonly string[]) =>
     selectJsonRows(q, endUsers, columns, eq(endUsers.projectId, projectId), sql`${endUsers.createdAt}, ${endUsers.id}`),
-  insertSettings: (q: Pick<TxClient, 'query'>, columns: readonly string[], row: JsonRow) => insertJsonRows(q, authSettings, columns, [row]),
-  insertUsers: (q: Pick<TxClient, 'query'>, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, endUsers, columns, rows),
+  insertSettings: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, authSettings, columns, [row]),
+  insertUsers: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, endUsers, columns, rows),
 };

@@ -5,14 +5,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
-import type { TxClient } from '../../db/client';
-import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { DEFAULT_JSON_LIMITS, parseBoundedJson } from '../../platform/json-limits';
 import { LifecycleError } from '../projects';
 import { projectDatabases, projectDbTables } from './database.tables';
 import { quoteIdent } from './identifiers';
-
-type Querier = Pick<TxClient, 'query'>;
 
 /** Rows read per statement at export. */
 const PAGE_ROWS = 5000;

@@ -1,8 +1,8 @@
 // Custom domains in the database: claims, verification (one verified claim per hostname, by the
 // partial unique index), certificates, the per-domain issuing lease and the ACME challenges.
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { Db, TxClient } from '../../db/client';
-import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
+import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { acmeAccounts, acmeChallenges, siteDomains, type SiteDomainRow } from './domains.tables';
@@ -155,10 +155,10 @@ export class DomainsRepository {
 
 /** A project's custom domains as an archive carries them (domains.lifecycle.ts). */
 export const domainsArchiveRows = {
-  domains: (q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]) =>
+  domains: (q: Querier, projectId: string, columns: readonly string[]) =>
     selectJsonRows(q, siteDomains, columns, eq(siteDomains.projectId, projectId), sql`${siteDomains.createdAt}, ${siteDomains.hostname}`),
-  async verifiedByAnother(q: Pick<TxClient, 'query'>, hostname: string): Promise<boolean> {
+  async verifiedByAnother(q: Querier, hostname: string): Promise<boolean> {
     return (await selectJsonRows(q, siteDomains, ['id'], and(eq(siteDomains.hostname, hostname), isNotNull(siteDomains.verifiedAt))!)).length > 0;
   },
-  insert: (q: Pick<TxClient, 'query'>, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, siteDomains, columns, rows),
+  insert: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, siteDomains, columns, rows),
 };

@@ -1,8 +1,8 @@
 // Hosting's queries. The live switch is one statement (see activate) so that readers see either
 // the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
 import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import type { Database, TxClient } from '../../db/client';
-import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
+import type { Database } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { isUuid } from '../../platform/ids';
 import { isUniqueViolation } from '../../platform/pg-errors';
 import type { LookupCache } from '../../platform/lookup-cache';
@@ -511,8 +511,6 @@ async function oneBuild(write: PromiseLike<unknown>): Promise<boolean> {
     throw err;
   }
 }
-
-type Querier = Pick<TxClient, 'query'>;
 
 /** A project's site as an archive carries it (hosting.lifecycle.ts). */
 export const hostingArchiveRows = {

@@ -4,8 +4,8 @@
 // deploy's reservation) and its quota check share one transaction that locks the owner's account
 // row, so two concurrent writers of one account can't both squeeze under the quota.
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db, TxClient } from '../../db/client';
-import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
+import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { isUuid } from '../../platform/ids';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { accounts } from '../accounts/accounts.tables';
@@ -201,10 +201,10 @@ export class StorageRepository {
 
 /** A project's files and folder rules as an archive carries them (storage.lifecycle.ts). */
 export const storageArchiveRows = {
-  files: (q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]) =>
+  files: (q: Querier, projectId: string, columns: readonly string[]) =>
     selectJsonRows(q, storageObjects, columns, eq(storageObjects.projectId, projectId), sql`${storageObjects.createdAt}, ${storageObjects.objectId}`),
-  rules: (q: Pick<TxClient, 'query'>, projectId: string, columns: readonly string[]) =>
+  rules: (q: Querier, projectId: string, columns: readonly string[]) =>
     selectJsonRows(q, storageRules, columns, eq(storageRules.projectId, projectId), sql`${storageRules.folder}`),
-  insertFiles: (q: Pick<TxClient, 'query'>, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, storageObjects, columns, rows),
-  insertRules: (q: Pick<TxClient, 'query'>, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, storageRules, columns, rows),
+  insertFiles: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, storageObjects, columns, rows),
+  insertRules: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, storageRules, columns, rows),
 };
