@@ -1,7 +1,7 @@
 // The project's own rows in an archive: the project (its ids, name, subdomain) and its active app
 // keys, plain in the archive and sealed again with the target's secret on import (their holders'
 // apps keep working). The import gives the project to the account it names.
-import { sha256, type SecretBox } from '../../platform/crypto';
+import { sha256 } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
 import { LifecycleError, type ProjectLifecycle } from './project-lifecycle';
 import { projectArchiveRows as rows } from './projects.repository';
@@ -25,7 +25,7 @@ const TABLES = {
 const KEY_KINDS = new Set(['bucket', 'authentication']);
 
 export function projectsLifecycle(deps: Pick<Deps, 'secrets'>): ProjectLifecycle {
-  const secrets: SecretBox = deps.secrets;
+  const { secrets } = deps;
   return {
     name: 'projects',
     tables: TABLES,
