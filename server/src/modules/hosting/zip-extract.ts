@@ -258,6 +258,13 @@ function collect(stream: NodeJS.ReadableStream, max: number): Promise<Buffer> {
   });
 }
 
+/** One planned file's text (undefined when absent or over `max` bytes): a peek before extracting. */
+export async function readPlannedText(plan: ZipPlan, name: string, max: number): Promise<string | undefined> {
+  const f = plan.files.find((x) => x.name === name);
+  if (!f || f.size > max) return undefined;
+  return checkCrc(await collect(await openEntry(plan.zip, f.entry), f.size), f).toString('utf8');
+}
+
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err ? reject(new ZipRefusedError(`The zip is damaged: ${err.message}.`)) : resolve(stream))),
