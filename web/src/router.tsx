@@ -42,6 +42,7 @@ const ConsoleHostingPage = lazy(() => import('./features/hosting/ConsoleHostingP
 const ProjectHostingPage = lazy(() => import('./features/hosting/ProjectHostingPage'));
 const EmailPage = lazy(() => import('./features/email/EmailPage'));
 const AccountPage = lazy(() => import('./features/account/AccountPage'));
+const ConnectPage = lazy(() => import('./features/connect/ConnectPage'));
 const picker = (name: 'DatabasePicker' | 'ApiKeysPicker' | 'StoragePicker' | 'AuthenticationPicker' | 'EmailPicker') =>
   lazy(() => import('./features/projects/ProjectPicker').then((m) => ({ default: m[name] })));
 const DatabasePicker = picker('DatabasePicker');
@@ -103,6 +104,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="dashboard" replace /> },
               { path: 'dashboard', element: <ProjectDashboard /> },
+              { path: 'connect', element: <ConnectPage /> },
               { path: 'database', element: <DatabasePage /> },
               { path: 'database/:table', element: <DatabaseTablePage /> },
               { path: 'api-keys', element: <ApiKeysPage /> },

@@ -2164,7 +2164,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy a site from a zip
-         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
+         * @description Extracts the zip (multipart field `file`, with the site `type`, or `auto` to have it detected from the files) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
          *     Source code is built first (answer 202): the framework is detected from package.json, composer.json or requirements.txt (React, Vite, Vue, Angular, Astro, Next.js, Node, PHP, Flask; Static is never built unless the site's build settings give a build command), dependencies are installed from the lockfile (npm ci or npm install, a virtualenv from requirements.txt, composer install; an unchanged lockfile reuses the site's dependency cache), and the build runs in the site's sandbox within the platform's time, memory and disk limits. One build runs per site at a time (409 while one runs). The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["uploadSiteZip"];
@@ -3115,6 +3115,11 @@ export interface components {
             status: "building" | "live" | "failed" | "superseded";
             type: components["schemas"]["ProjectType"];
         };
+        /**
+         * @description A deploy's site type; auto: detected from the files (composer.json or .php: PHP; requirements.txt or app.py: Flask; package.json: its framework, else Node; otherwise Static), the same rules as the CLI's.
+         * @enum {string}
+         */
+        DeployType: "auto" | "Node" | "PHP" | "React" | "Vite" | "Angular" | "Flask" | "Next.js" | "Vue" | "Astro" | "Static" | "Node.js";
         /** @description The device_token this client got from an earlier sign-in of this account (optional). */
         DeviceToken: string;
         DnsRecord: {
@@ -9602,7 +9607,7 @@ export interface operations {
                     file: string;
                     /** @description Ignored (the project in the path is used). */
                     projectId?: string;
-                    type: components["schemas"]["ProjectType"];
+                    type: components["schemas"]["DeployType"];
                 };
             };
         };
@@ -9616,6 +9621,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Project deployed!",
+                     *       "site_url": "http://todo-app.localhost:3000",
                      *       "deployment": {
                      *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
                      *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -9634,6 +9640,8 @@ export interface operations {
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
+                        /** @description Where the site is served (the scheme and port of PUBLIC_URL with the project's domain). */
+                        site_url: string;
                     };
                 };
             };
@@ -9646,6 +9654,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Build started: Vite (package.json: vite, scripts.build)",
+                     *       "site_url": "http://todo-app.localhost:3000",
                      *       "deployment": {
                      *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
                      *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -9664,6 +9673,8 @@ export interface operations {
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
+                        /** @description Where the site will be served once the build is live. */
+                        site_url: string;
                     };
                 };
             };

@@ -13,7 +13,8 @@ import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
-import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout, type ProjectType } from './site-layout';
+import { guessZipType } from './builds/guess-type';
 import { loadRules } from './site-rules';
 import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
@@ -138,6 +139,15 @@ export class HostingService {
       leave();
       if (!handedOver) await done();
     }
+  }
+
+  /** The site type of an archive deployed with type "auto" (builds/guess-type.ts). */
+  async detectType(zip: ZipSource): Promise<ProjectType> {
+    // A damaged archive is refused by the deploy itself, with its failed deployment and message.
+    return guessZipType(zip, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS).catch((err: unknown) => {
+      if (err instanceof ZipRefusedError) return 'Static' as const;
+      throw err;
+    });
   }
 
   /** Refuses early (413) when the owner's storage is already full: before a deploy's upload is read. */

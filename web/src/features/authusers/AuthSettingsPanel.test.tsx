@@ -54,13 +54,14 @@ it("shows the server's message when saving fails", async () => {
   expect((await screen.findByRole('alert')).textContent).toBe('Site URL must be an http(s) URL without query, fragment or credentials');
 });
 
-it('shows the app API base of this origin and a sign-in example with the x-api-key header', async () => {
+it('shows the app API base of this origin and a sign-in example with the X-Hostbase-Key header', async () => {
   mockFetch(() => ({ body: { allowed_origins: [], site_url: null } }));
   renderWithProviders(<AuthSettingsPanel projectId="p1" />);
   expect(screen.getByTestId('app-api-base').textContent).toBe(`${window.location.origin}/api/auth/v1`);
   expect(screen.getByRole('button', { name: 'Copy App API base URL' })).toBeTruthy();
   expect(signInSnippet('https://h/api/auth/v1')).toContain("curl -X POST https://h/api/auth/v1/signin");
-  expect(screen.getByText(/x-api-key: <Authentication API Key>/)).toBeTruthy();
+  expect(screen.getByText(/X-Hostbase-Key: <publishable key>/)).toBeTruthy();
+  expect(screen.queryByText(/x-api-key/)).toBeNull();
 });
 
 it('shows the guessable-password setting and saves it switched off', async () => {

@@ -1,6 +1,6 @@
 // The project's end-user auth settings (POST /project/{id}/auth/settings, operation
 // updateAuthSettings: an empty body reads them, given fields are updated first) and how an app
-// reaches the app-side API (/api/auth/v1) with the authentication API key.
+// reaches the app-side API (/api/auth/v1) with the publishable key.
 import { useId, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -24,7 +24,7 @@ export function appApiBase(origin = window.location.origin): string {
 export function signInSnippet(base: string): string {
   return [
     `curl -X POST ${base}/signin \\`,
-    `  -H 'x-api-key: <Authentication API Key>' \\`,
+    `  -H 'X-Hostbase-Key: <publishable key>' \\`,
     `  -H 'content-type: application/json' \\`,
     `  -d '{"email":"user@example.com","password":"their-password"}'`,
   ].join('\n');
@@ -38,8 +38,9 @@ function AppApiInfo({ projectId }: { projectId: string }) {
     <div className="settings-block">
       <h3 className="section-label">App API</h3>
       <p className="muted settings-text">
-        Your app signs users up and in through this API with the project&apos;s Authentication API Key in the{' '}
-        <code>x-api-key</code> header (find it on the <Link to={`/project/${encodeURIComponent(projectId)}/api-keys`}>keys page</Link>).
+        Your app signs users up and in through this API with the project&apos;s publishable key in the{' '}
+        <code>X-Hostbase-Key</code> header (find it on the <Link to={`/project/${encodeURIComponent(projectId)}/connect`}>Connect</Link>{' '}
+        screen, with ready-made snippets).
       </p>
       <div className="field">
         <label htmlFor={`${id}-base`}>App API base URL</label>

@@ -88,7 +88,7 @@ describe('after verification', () => {
     renderPage({ ...verified, mail_servers_attached: true }, accounts);
     const alice = (await screen.findByText('alice@shop.example')).closest('li')!;
     expect(within(alice).getByText('active')).toBeTruthy();
-    expect(within(alice).getByText('Quota 5120 MB')).toBeTruthy();
+    expect(within(alice).getByText('Quota 5.00 GiB')).toBeTruthy();
     expect(within(screen.getByText('bob@shop.example').closest('li')!).getByText('unactive')).toBeTruthy();
     const settings = screen.getByRole('heading', { name: 'Mail server settings' }).closest('section')!;
     expect(settings.textContent).toContain('Port 993 · SSL/TLS');

@@ -9,7 +9,7 @@ import { Pill } from '../../components/StatusBadge';
 import { useToast } from '../../components/Toast';
 import { formatDate } from '../../lib/format';
 import { validateMailboxPassword } from '../../lib/validation';
-import { MAIL_MESSAGES, mailboxFailure, quotaMb } from './mail';
+import { MAIL_MESSAGES, mailboxFailure, quotaSize } from './mail';
 
 /** One mailbox: its address, quota and dates, and its change-password form when `editing`. */
 export function MailboxItem({
@@ -66,8 +66,8 @@ export function MailboxItem({
         <Pill tone={account.active ? 'green' : 'gray'}>{account.active ? 'active' : 'unactive'}</Pill>
       </div>
       <div className="mailbox-meta muted">
-        <span>Quota {quotaMb(account.quota)}</span>
-        {account.used !== undefined && <span>Used {quotaMb(account.used)}</span>}
+        <span>Quota {quotaSize(account.quota)}</span>
+        {account.used !== undefined && <span>Used {quotaSize(account.used)}</span>}
         <span>Created {formatDate(account.created)}</span>
       </div>
       {editing ? (

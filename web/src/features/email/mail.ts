@@ -2,6 +2,7 @@
 import { getGetSmtpDomainDetailsQueryKey, getListSmtpAccountsQueryKey } from '../../api/generated/smtp/smtp';
 import { ApiError } from '../../api/http';
 import { allOf } from '../../api/queryClient';
+import { formatSize } from '../../lib/format';
 
 export const MAIL_MESSAGES = {
   somethingWrong: 'Something went wrong',
@@ -22,8 +23,8 @@ export const domainDetailsKey = (projectId: string) => allOf(getGetSmtpDomainDet
 /** The mailboxes of every domain of the project. */
 export const mailboxesKey = (projectId: string) => allOf(getListSmtpAccountsQueryKey(projectId));
 
-export function quotaMb(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
+export function quotaSize(bytes: number): string {
+  return formatSize(bytes);
 }
 
 /** "Failed to create account: <server message>", the title alone, or a generic line when offline. */
