@@ -48,6 +48,7 @@ import { appCorsPlugin } from './http/app-cors';
 import type { Deps } from './platform/deps';
 import { LookupCache } from './platform/lookup-cache';
 import { createAccountEvents } from './platform/account-events';
+import { databaseProblem } from './platform/startup-problems';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -101,6 +102,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // What the engine's refusals of a killed caller's units suggest waiting: the API's first pause.
       pauseAfterKillMs: config.database.cooldownSeconds * 1000,
       log: app.log,
+    }).catch((err: unknown) => {
+      // Unreachable or refusing: say so naming DATABASE_URL (its password hidden), not pg's stack.
+      throw (config.databaseUrl && databaseProblem(config.databaseUrl, err)) || err;
     }));
   if (!options.database) {
     const pgliteDir = path.join(config.dataDir, 'pglite');

@@ -195,7 +195,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
 
   const { default: glue } = await import('fastify-openapi-glue');
   await app.register(glue, {
-    specification: spec as unknown as object,
+    specification: withoutByteResponses(spec) as unknown as object,
     prefix: 'api',
     // Glue's types want full route options; it merges ours into its own, so a cast is honest here.
     operationResolver: ((operationId: string) => {
@@ -215,6 +215,27 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
       };
     }) as never,
   });
+}
+
+/**
+ * The contract as glue gets it: responses keep their JSON schemas only. Glue checks every content
+ * type it meets (responses too) against the request body parsers and warns at each start for the
+ * ones without (file downloads of any type, `application/gzip` exports, `text/event-stream`); handlers send
+ * those as streams or buffers, which Fastify never serialises, so their schemas have no use here.
+ */
+function withoutByteResponses(spec: OpenApiDoc): OpenApiDoc {
+  const jsonOnly = (response: unknown) => {
+    const content = (response as { content?: Record<string, unknown> } | undefined)?.content;
+    if (!content) return;
+    for (const type of Object.keys(content)) if (!/json/i.test(type)) delete content[type];
+    if (Object.keys(content).length === 0) delete (response as { content?: unknown }).content;
+  };
+  for (const item of Object.values(spec.paths)) {
+    for (const op of Object.values(item)) for (const response of Object.values(op?.responses ?? {})) jsonOnly(response);
+  }
+  const components = spec.components as { responses?: Record<string, unknown> } | undefined;
+  for (const response of Object.values(components?.responses ?? {})) jsonOnly(response);
+  return spec;
 }
 
 /**
