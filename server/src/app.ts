@@ -165,7 +165,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // no route took is a 405 or 404 before its body is read; the console's pages pass on to web.ts.
   app.addHook('onRequest', answerUnrouted(app, (req) => !!config.webDir && (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.url)));
   app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    // What is polled (x-quiet-log in the contract) would fill the log at info: debug, unless it failed.
+    const quiet = req.routeOptions.config?.quietLog === true && reply.statusCode < 400;
+    req.log[quiet ? 'debug' : 'info']({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
 
   await app.register(fastifyMultipart, {

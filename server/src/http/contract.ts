@@ -26,7 +26,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', ...(__dirname.includes(`$
 const PARSED_SPEC_PATH = path.join(ROOT, 'server', 'src', 'generated', 'openapi.json');
 
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> }; responses?: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { operationId?: string; 'x-quiet-log'?: boolean; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> }; responses?: Record<string, unknown> }>>;
   security?: SecurityRequirement;
   [k: string]: unknown;
 }
@@ -50,6 +50,11 @@ export function loadSpec(): OpenApiDoc {
 declare module 'fastify' {
   interface FastifyContextConfig {
     operationId?: string;
+    /**
+     * The operation is marked `x-quiet-log: true` in the contract: the console polls it (stats,
+     * errors, usage) or a load balancer does (health), so its answers are logged at debug.
+     */
+    quietLog?: boolean;
   }
 }
 
@@ -142,7 +147,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
   if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
 
-  const byId = new Map<string, { security: SecurityRequirement; multipart?: FormCheck; json?: 'required' | 'optional' }>();
+  const byId = new Map<string, { security: SecurityRequirement; multipart?: FormCheck; json?: 'required' | 'optional'; quietLog: boolean }>();
   for (const item of Object.values(spec.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId) continue;
@@ -150,6 +155,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
         security: op.security ?? spec.security ?? [],
         multipart: formSchema(op.requestBody?.content?.['multipart/form-data'], spec.components),
         json: op.requestBody?.content?.['application/json'] ? (op.requestBody.required ? 'required' : 'optional') : undefined,
+        quietLog: op['x-quiet-log'] === true,
       });
     }
   }
@@ -207,7 +213,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
       const isPublic = security.length === 0 || meta.security.some((alt) => Object.keys(alt).length === 0);
       return {
         handler: handler ?? (async () => { throw Errors.notImplemented(operationId); }),
-        config: { operationId },
+        config: { operationId, quietLog: meta.quietLog },
         // We authenticate in onRequest ourselves (before validation) instead of glue's preHandler.
         preHandler: undefined,
         onRequest: isPublic ? undefined : securityHook(security, opts.verifiers),
