@@ -11,7 +11,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
-import { frameworkErrors, registerErrorHandling } from './http/errors';
+import { frameworkErrors, refusalOf, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
 import { answerUnrouted, recordRoutes } from './http/allowed-methods';
 import { contractPartsPlugin, contractPlugin, MAX_PATH_PARAM_LENGTH } from './http/contract';
@@ -167,7 +167,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onResponse', async (req, reply) => {
     // What is polled (x-quiet-log in the contract) would fill the log at info: debug, unless it failed.
     const quiet = req.routeOptions.config?.quietLog === true && reply.statusCode < 400;
-    req.log[quiet ? 'debug' : 'info']({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    const fields = { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...refusalOf(req) };
+    req.log[quiet ? 'debug' : 'info'](fields, 'request completed');
   });
 
   await app.register(fastifyMultipart, {

@@ -10,6 +10,8 @@ interface Line {
   operationId?: string;
   url?: string;
   status?: number;
+  code?: string;
+  error?: string;
 }
 
 let t: TestApp;
@@ -23,10 +25,11 @@ afterAll(async () => {
 
 const completed = (reqId: string) => lines.filter((l) => l.msg === 'request completed' && l.reqId === reqId);
 
-test('a request is one line at info with its request id and operationId', async () => {
+test('a request is one line at info with its request id and operationId; a refusal says why on that line', async () => {
   const res = await t.app.inject({ method: 'POST', url: '/api/projects', headers: { 'x-request-id': 'req-listed' } });
   expect(res.statusCode).toBe(401);
-  expect(completed('req-listed')).toEqual([expect.objectContaining({ level: 30, operationId: 'listProjects', url: '/api/projects', status: 401 })]);
+  expect(completed('req-listed')).toEqual([expect.objectContaining({ level: 30, operationId: 'listProjects', url: '/api/projects', status: 401, code: 'UNAUTHORIZED', error: res.json().message })]);
+  expect(lines.filter((l) => l.reqId === 'req-listed' && l.level >= 30)).toHaveLength(1);
 });
 
 test('a polled operation that succeeds is logged at debug, with the same fields', async () => {
