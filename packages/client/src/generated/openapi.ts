@@ -158,7 +158,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up an end user (app)
-         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the publishable key. Counts toward the plan's monthly active users. Trying the example as is creates the end user grace@example.com in the key's project (409 once it exists).
          */
         post: operations["endUserSignUp"];
         delete?: never;
@@ -319,6 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project (alias of create-project)
+         * @deprecated
          * @description The same call as createProject (POST /create-project), under the name older clients use.
          */
         post: operations["createProjectAlias"];
@@ -342,7 +343,7 @@ export interface paths {
          * @description An order for a plan at the payment provider (Razorpay in INR; the test provider when no
          *     Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
          *     refused with 409.
-         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Pro, which a new account (on Hobby) may order, so trying it as is creates an unpaid order and changes no plan.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -362,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+         * @description Creates a project with its own bucket, end-user authentication and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its publishable and secret keys; its database is made on first use. Counts against the plan's project limit (403 past it). Trying the example as is creates a project named Todo app at `todo-k7q2m` on a fresh account (409 once that subdomain is taken: choose your own).
          */
         post: operations["createProject"];
         delete?: never;
@@ -595,6 +596,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a password reset link (alias of forgetPassword)
+         * @deprecated
          * @description The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
          */
         post: operations["forgotPasswordAlias"];
@@ -656,7 +658,7 @@ export interface paths {
         /**
          * Start a checkout for a plan
          * @description An order (as createOrder) with what the console needs to open the provider's checkout.
-         *     Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         *     Creates an unpaid order, as createOrder. The example asks for Pro, which a new account (on Hobby) may order, so trying it as is creates an unpaid order and changes no plan.
          */
         post: operations["startPayment"];
         delete?: never;
@@ -743,8 +745,8 @@ export interface paths {
          * Show the project's publishable and secret keys
          * @description The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
          *     and database calls made with it follow the access rules. The secret key is for servers only:
-         *     alone it bypasses the access rules. They are the authentication API key and the bucket API key
-         *     under their new names (the same values; authentication-details and bucket-details still show them).
+         *     alone it bypasses the access rules. authentication-details and bucket-details answer the same two
+         *     values as `api_key` (the publishable and the secret key).
          */
         post: operations["getProjectApiKeys"];
         delete?: never;
@@ -864,8 +866,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read the project's authentication key
-         * @description The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * Read the project's publishable key
+         * @description The project's publishable key (`api_key`, the publishable key of getProjectApiKeys), the key apps send to /auth/v1, /db/v1 and /storage/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getAuthenticationDetails"];
         delete?: never;
@@ -884,8 +886,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read the project's bucket and its key
-         * @description The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * Read the project's bucket and its secret key
+         * @description The project's bucket id, its public domain and its secret key (`api_key`: server-side only, the secret key of getProjectApiKeys). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getBucketDetails"];
         delete?: never;
@@ -2246,7 +2248,7 @@ export interface paths {
         put?: never;
         /**
          * Create a developer account
-         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. Trying the example as is on a fresh platform creates the account ada@example.com (409 once it exists: use your own address).
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -2657,6 +2659,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a sign-in with a second factor (alias of verifyMFACode)
+         * @deprecated
          * @description The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
          */
         post: operations["verifyMfaCodeAlias"];
@@ -2762,6 +2765,7 @@ export interface paths {
         put?: never;
         /**
          * Check a developer token (alias of verify-token)
+         * @deprecated
          * @description The same call as verifyToken (POST /verify-token), under the name older clients use.
          */
         post: operations["verifyTokenAlias"];
@@ -3355,9 +3359,9 @@ export interface components {
             subdomain: string;
         };
         ProjectApiKeys: {
-            /** @description Safe in a web page: subject to the access rules. The same key as the authentication API key. */
+            /** @description Safe in a web page: subject to the access rules. authentication-details answers the same key as api_key. */
             publishable_key: string;
-            /** @description Server-side only: full access to the project's files and rows. The same key as the bucket API key. */
+            /** @description Server-side only: full access to the project's files and rows. bucket-details answers the same key as api_key. */
             secret_key: string;
         };
         ProjectDetails: {
@@ -4299,7 +4303,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "email": "grace@example.com",
-                 *       "password": "password"
+                 *       "password": "Violet-Kettle-92-Harbor"
                  *     }
                  */
                 "application/json": {
@@ -4670,7 +4674,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "projectName": "Todo app",
-                 *       "subdomain": "test",
+                 *       "subdomain": "todo-k7q2m",
                  *       "description": "A shared todo list"
                  *     }
                  */
@@ -4738,7 +4742,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "plan": "hobby"
+                 *       "plan": "pro"
                  *     }
                  */
                 "application/json": {
@@ -4792,7 +4796,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "projectName": "Todo app",
-                 *       "subdomain": "test",
+                 *       "subdomain": "todo-k7q2m",
                  *       "description": "A shared todo list"
                  *     }
                  */
@@ -5500,7 +5504,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "plan": "hobby"
+                 *       "plan": "pro"
                  *     }
                  */
                 "application/json": {
@@ -6058,7 +6062,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The project's authentication API key */
+            /** @description The project's publishable key */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9878,7 +9882,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ada Lovelace",
                  *       "email": "ada@example.com",
-                 *       "password": "password"
+                 *       "password": "Violet-Kettle-92-Harbor"
                  *     }
                  */
                 "application/json": {

@@ -5,7 +5,7 @@ import {
   useDeleteAuthUser,
   useListAuthUsers,
   useResetAuthUserPassword,
-} from '../../api/generated/auth-users/auth-users';
+} from '../../api/generated/end-users/end-users';
 import type { AuthUser } from '../../api/generated/model';
 import { allOf, inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';

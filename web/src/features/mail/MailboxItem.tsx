@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useChangeSmtpAccountPassword } from '../../api/generated/smtp/smtp';
+import { useChangeSmtpAccountPassword } from '../../api/generated/mail/mail';
 import type { EmailAccount } from '../../api/generated/model';
 import { inlineError } from '../../api/queryClient';
 import { CopyButton } from '../../components/CopyButton';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRemoveSmtpDomain, useVerifySmtpDomain } from '../../api/generated/smtp/smtp';
+import { useRemoveSmtpDomain, useVerifySmtpDomain } from '../../api/generated/mail/mail';
 import type { SmtpDomainDetails } from '../../api/generated/model';
 import { ApiError, errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';

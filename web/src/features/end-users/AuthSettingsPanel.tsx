@@ -4,7 +4,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { getUpdateAuthSettingsUrl, updateAuthSettings, useUpdateAuthSettings } from '../../api/generated/auth-users/auth-users';
+import { getUpdateAuthSettingsUrl, updateAuthSettings, useUpdateAuthSettings } from '../../api/generated/end-users/end-users';
 import type { AuthSettings } from '../../api/generated/model';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { getListAuthUsersQueryKey, useAddAuthUser } from '../../api/generated/auth-users/auth-users';
+import { getListAuthUsersQueryKey, useAddAuthUser } from '../../api/generated/end-users/end-users';
 import { errorMessage } from '../../api/http';
 import { allOf, inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';

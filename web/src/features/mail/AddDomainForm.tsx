@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useAddSmtpDomain } from '../../api/generated/smtp/smtp';
+import { useAddSmtpDomain } from '../../api/generated/mail/mail';
 import { errorMessage } from '../../api/http';
 import { inlineError } from '../../api/queryClient';
 import { InlineAddForm } from '../../components/InlineAddForm';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useListSmtpAccounts, useRemoveSmtpAccount } from '../../api/generated/smtp/smtp';
+import { useListSmtpAccounts, useRemoveSmtpAccount } from '../../api/generated/mail/mail';
 import type { EmailAccount } from '../../api/generated/model';
 import { inlineError } from '../../api/queryClient';
 import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog';

@@ -1,4 +1,4 @@
-import type { listAuthUsers } from '../../api/generated/auth-users/auth-users';
+import type { listAuthUsers } from '../../api/generated/end-users/end-users';
 import type { AuthUser } from '../../api/generated/model';
 import { CopyButton } from '../../components/CopyButton';
 import { DataTable, Pager } from '../../components/DataTable';

@@ -1,5 +1,5 @@
 // The mail page's texts, ports and small rules, shared by its parts.
-import { getGetSmtpDomainDetailsQueryKey, getListSmtpAccountsQueryKey } from '../../api/generated/smtp/smtp';
+import { getGetSmtpDomainDetailsQueryKey, getListSmtpAccountsQueryKey } from '../../api/generated/mail/mail';
 import { ApiError } from '../../api/http';
 import { allOf } from '../../api/queryClient';
 import { formatSize } from '../../lib/format';

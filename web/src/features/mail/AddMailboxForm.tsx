@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useAddSmtpAccount } from '../../api/generated/smtp/smtp';
+import { useAddSmtpAccount } from '../../api/generated/mail/mail';
 import { inlineError } from '../../api/queryClient';
 import { TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';

@@ -1,4 +1,4 @@
-import { useGetSmtpDomainDetails } from '../../api/generated/smtp/smtp';
+import { useGetSmtpDomainDetails } from '../../api/generated/mail/mail';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryView } from '../../components/States';
 import { usePageTitle } from '../../lib/usePageTitle';
