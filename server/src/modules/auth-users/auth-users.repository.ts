@@ -5,6 +5,7 @@ import { and, count, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
+import { sweepOf } from '../../platform/sweeps';
 import { DeviceTokens } from '../sign-in';
 import { transactionWithActivity } from '../activity';
 import {
@@ -28,6 +29,12 @@ const settingsColumns = {
   siteUrl: authSettings.siteUrl,
   blockCommonPasswords: authSettings.blockCommonPasswords,
 };
+
+/** One-time and refresh tokens a day past their expiry are kept for nothing (housekeeping.ts runs them). */
+export const endUserTokenSweeps = [
+  sweepOf('end user tokens', `DELETE FROM end_user_tokens WHERE expires_at < now() - interval '1 day'`),
+  sweepOf('end user refresh tokens', `DELETE FROM end_user_refresh_tokens WHERE expires_at < now() - interval '1 day'`),
+];
 
 export class AuthUsersRepository {
   private readonly devices: DeviceTokens<'userId'>;
