@@ -49,7 +49,6 @@ const KNOWN = [
   // Another module's table at run time: joins to an owner's projects or an account's plan.
   // Each wants a method on the owner's face (projects: "the projects of an account", accounts:
   // "an account's plan, locked") or a registry each module answers for itself.
-  { file: 'modules/activity/activity.repository.ts', runtime: ['projects/projects.tables'] },
   { file: 'modules/domains/domains.repository.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/hosting/hosting.repository.ts', runtime: ['projects/projects.tables'] },
   { file: 'modules/notifications/notifications.module.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
@@ -58,10 +57,6 @@ const KNOWN = [
   { file: 'modules/storage/storage.repository.ts', runtime: ['accounts/accounts.tables', 'hosting/hosting.tables', 'projects/projects.tables'] },
 
   // Their own module's table, outside a repository.
-  // Activity entries written inside the transaction of the change they record (another module's).
-  { file: 'modules/activity/activity.context.ts', runtime: ['activity/activity.tables'] },
-  // The contact form's handler inserts its message itself.
-  { file: 'modules/contact/contact.handlers.ts', runtime: ['contact/contact.tables'] },
 ];
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
