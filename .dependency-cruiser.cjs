@@ -49,9 +49,7 @@ const KNOWN = [
   // Another module's table at run time: joins to an owner's projects or an account's plan.
   // Each wants a method on the owner's face (projects: "the projects of an account", accounts:
   // "an account's plan, locked") or a registry each module answers for itself.
-  { file: 'modules/domains/domains.repository.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/hosting/hosting.repository.ts', runtime: ['projects/projects.tables'] },
-  { file: 'modules/notifications/notifications.module.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/storage/storage-access.repository.ts', runtime: ['projects/projects.tables'] },
   // The one storage accounting: files and deployments' bytes of an account, under its row's lock.
   { file: 'modules/storage/storage.repository.ts', runtime: ['accounts/accounts.tables', 'hosting/hosting.tables', 'projects/projects.tables'] },
