@@ -46,11 +46,13 @@ const KNOWN = [
   { file: 'modules/activity/activity.classification.ts', typeOnly: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/activity/activity.service.ts', typeOnly: ['projects/projects.tables'] },
 
-  // Another module's table at run time: joins to an owner's projects or an account's plan.
-  // Each wants a method on the owner's face (projects: "the projects of an account", accounts:
-  // "an account's plan, locked") or a registry each module answers for itself.
+  // Another module's table at run time, kept where one statement is the point.
+  // The gateway's lookup of a Host (liveBySubdomain: the project, its site and live deployment in
+  // one query, on every request to a hosted site that misses the cache) and the fair build queue
+  // (claimQueuedBuild, noteAccountsAtCap, runningElsewhere: one UPDATE … FOR UPDATE SKIP LOCKED
+  // that ranks queued builds by their owner's running count across instances; split, two
+  // instances would claim on counts already stale).
   { file: 'modules/hosting/hosting.repository.ts', runtime: ['projects/projects.tables'] },
-  { file: 'modules/storage/storage-access.repository.ts', runtime: ['projects/projects.tables'] },
   // The one storage accounting: files and deployments' bytes of an account, under its row's lock.
   { file: 'modules/storage/storage.repository.ts', runtime: ['accounts/accounts.tables', 'hosting/hosting.tables', 'projects/projects.tables'] },
 

@@ -65,12 +65,12 @@ export default tseslint.config(
             {
               file: 'modules/database/database-size.ts',
               tables: ['accounts', 'projects', 'project_databases'],
-              why: "An account's database bytes: its projects' schemas (projects', accounts' tables) summed in one statement.",
+              why: "An account's plan and its projects' schemas' bytes in one statement: the row API's size check runs it before each write, on the connection pool the write's transaction is about to take (split, the second statement could queue behind it), and the table editor inside a tenant session. Billing and the usage report ask the usage registry instead.",
             },
             {
               file: 'modules/hosting/hosting.repository.ts',
               tables: ['projects'],
-              why: "Joins the project's row (its subdomain, its owner) into the gateway's lookups.",
+              why: "One statement each where it is the point: the gateway's lookup of a Host (the project, its site and live deployment in one query, on the hosted sites' hot path) and the fair build queue (one UPDATE … SKIP LOCKED ranking queued builds by their owner's running count; split, two instances would claim on stale counts).",
             },
             {
               file: 'modules/hosting/instant-deploy.ts',
