@@ -53,10 +53,10 @@ const KNOWN = [
   // that ranks queued builds by their owner's running count across instances; split, two
   // instances would claim on counts already stale).
   { file: 'modules/hosting/hosting.repository.ts', runtime: ['projects/projects.tables'] },
-  // The one storage accounting: files and deployments' bytes of an account, under its row's lock.
+  // The one storage accounting: an account's plan with its files' and deployments' bytes, in one
+  // prepared statement (every file listing reads it: three round trips cost more than the sums),
+  // and under the account row's lock inside a charge's transaction.
   { file: 'modules/storage/storage.repository.ts', runtime: ['accounts/accounts.tables', 'hosting/hosting.tables', 'projects/projects.tables'] },
-
-  // Their own module's table, outside a repository.
 ];
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -29,8 +29,9 @@ export function createBillingModule(deps: Deps) {
     clock: deps.clock,
     usage: async (accountId) => {
       const since = monthStart(deps.clock.now());
-      const scope = { accountId };
-      // Each counted figure from the module that owns its rows (the usage registry); storage from its own accounting.
+      // Each counted figure from the module that owns its rows (the usage registry), over the
+      // account's projects read once; storage from its own accounting.
+      const scope = { projectIds: await usage.projectIds(deps.db, { accountId }) };
       const [projects, stored, database, users, bandwidth, mailboxes] = await Promise.all([
         usage.count('projects', deps.db, scope),
         storage.usage(accountId),
