@@ -15,7 +15,7 @@ import type { ProjectRow } from '../projects';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
-import { monthStart, type PlanLimitGuard, activeUserCount } from '../plans';
+import { monthStart, type PlanLimitGuard } from '../plans';
 import type { SignInRecorder } from '../usage';
 
 export const PAGE_SIZE = 100;
@@ -94,7 +94,7 @@ export class AuthUsersService {
     const values = { projectId: project.id, email, emailNormalized: normalizeEmail(email), passwordHash, lastLogin };
     // A sign-up is a sign-in: one more active user this month.
     const user = lastLogin && this.d.limits
-      ? await this.d.limits.within(project.ownerId, 'monthly_active_users', (tx) => activeUserCount(tx, project.ownerId, monthStart(lastLogin)), (tx) => this.d.repo.insert(values, tx), 1, project.id)
+      ? await this.d.limits.within(project.ownerId, 'monthly_active_users', this.d.limits.counted('monthly_active_users', project.ownerId, monthStart(lastLogin)), (tx) => this.d.repo.insert(values, tx), 1, project.id)
       : await this.d.repo.insert(values);
     if (!user) throw Errors.conflict('A user with this email already exists in this project');
     return user;
@@ -208,7 +208,7 @@ export class AuthUsersService {
     const updated = await this.d.limits.within(
       project.ownerId,
       'monthly_active_users',
-      (tx) => activeUserCount(tx, project.ownerId, since),
+      this.d.limits.counted('monthly_active_users', project.ownerId, since),
       (tx) => this.d.repo.touchLastLogin(user.id, now, tx),
       async (tx) => {
         const last = await this.d.repo.lastLogin(user.id, tx);

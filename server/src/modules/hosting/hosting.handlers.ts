@@ -116,7 +116,7 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
 
     getSiteTraffic: async (req) => service.trafficReport(await ownedProject(req)),
 
-    listSites: async (req) => service.sites(currentAccount(req).id, (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
+    listSites: async (req) => service.sites(await projects.list(currentAccount(req).id), (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
 
     listSiteEnv: async (req) => service.listEnv(await ownedProject(req)),
 

@@ -13,3 +13,5 @@ export type { Runtime } from './runtime';
 export { blobKey, siteKeyPrefix } from './site-files';
 export { envNameProblem } from './site-env';
 export { pathProblem } from './instant-deploy';
+// The usage report's bandwidth series over an account's projects.
+export { bandwidthByBucket } from './traffic.repository';
