@@ -13,13 +13,15 @@ import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
 import { authUsersLifecycle } from './auth-users.lifecycle';
 import { projectMailers } from '../smtp';
-import { planLimitGuard } from '../plans';
+import { planLimitGuard, usageRegistry } from '../plans';
 import { signInRecorder } from '../usage';
 
 export function createAuthUsersModule(deps: Deps) {
+  const repo = new AuthUsersRepository(deps.db, deps.lookups);
+  usageRegistry(deps).register('monthly_active_users', (q, projectIds, since) => repo.activeCount(q, projectIds, since));
   const service = new AuthUsersService({
     ...identityServiceDeps(deps),
-    repo: new AuthUsersRepository(deps.db, deps.lookups),
+    repo,
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
     limits: planLimitGuard(deps),

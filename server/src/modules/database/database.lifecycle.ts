@@ -8,7 +8,8 @@ import type { TxClient } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { LifecycleError, type ProjectLifecycle } from '../projects';
 import { applyAccess } from './access-rules';
-import { databaseArchiveRows as rows } from './archive.repository';
+import { projectDatabaseRows, tableRecords } from './database.repository';
+import { tenantArchiveRows as rows } from './tenant-archive';
 import { COLUMN_TYPES, describeTables, type ColumnInfo, type TableInfo } from './catalog';
 import type { DbAccess } from './database.tables';
 import { createTableSql, type ColumnSpec } from './ddl';
@@ -53,12 +54,12 @@ export function databaseLifecycle(deps: Pick<Deps, 'database' | 'db'>): ProjectL
     tables: TABLES,
 
     async export(out) {
-      const names = await rows.names(out.tx, out.projectId);
+      const names = await projectDatabaseRows.namesIn(out.tx, out.projectId);
       if (!names) {
         out.put('database', null);
         return;
       }
-      const records = new Map((await rows.records(out.tx, out.projectId, TABLES.project_db_tables.carried)).map((r) => [r.table_name, r]));
+      const records = new Map((await tableRecords.archived(out.tx, out.projectId, TABLES.project_db_tables.carried)).map((r) => [r.table_name, r]));
       for (const what of await rows.uncarried(out.tx, names.schema)) out.warn(`Not carried (made with the SQL box): ${what}`);
       const tables: ArchivedTable[] = [];
       // As the tables' owner: row-level security does not hide rows from it.
@@ -127,7 +128,7 @@ export function databaseLifecycle(deps: Pick<Deps, 'database' | 'db'>): ProjectL
         }
       });
       await input.tx.query('SET LOCAL search_path = public');
-      await rows.insertRecords(
+      await tableRecords.insertArchived(
         input.tx,
         ['project_id', ...TABLES.project_db_tables.carried],
         tables.map((t) => ({ project_id: input.projectId, table_name: t.name, access: t.access, last_modified: t.last_modified })),

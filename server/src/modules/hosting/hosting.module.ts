@@ -21,7 +21,8 @@ import { TrafficCounter } from './traffic';
 import { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
 import type { AccountEvent } from '../../platform/account-events';
 import { storageQuota } from '../storage';
-import { planLimitGuard } from '../plans';
+import { planLimitGuard, usageRegistry } from '../plans';
+import { bandwidthBytes } from './traffic.repository';
 import { BandwidthGuard } from './bandwidth';
 import { InstantDeploys } from './instant-deploy';
 import { DatabaseLogs } from './runtime-logs';
@@ -60,6 +61,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   };
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
   const limits = planLimitGuard(deps);
+  const usage = usageRegistry(deps);
+  usage.register('bandwidth', bandwidthBytes);
   const builds = new BuildLifecycle({
     repo, files, store: deps.objectStore, quota: storageQuota(deps, limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
@@ -117,7 +120,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     refuseWith: config.siteRuntime === 'docker' ? 'Builds from source run in the process sandbox, and this platform runs sites in Docker (SITE_RUNTIME=docker): upload the built site instead.' : undefined,
   });
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups, sources });
-  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
+  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, usage, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
   gateway.register(app);
@@ -163,7 +166,7 @@ export const hostingPlugin = fp(
     app.addHook('preClose', async () => hosting.logStreams.endAll());
     app.contractParts.add('hosting', hosting);
   },
-  { name: 'hostbase-hosting', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-hosting', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -13,7 +13,8 @@ import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
 import type { SiteFiles } from './site-files';
-import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
+import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout, type ProjectType } from './site-layout';
+import { guessZipType } from './builds/guess-type';
 import { loadRules } from './site-rules';
 import { severityOf, type TrafficCounter } from './traffic';
 import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
@@ -138,6 +139,15 @@ export class HostingService {
       leave();
       if (!handedOver) await done();
     }
+  }
+
+  /** The site type of an archive deployed with type "auto" (builds/guess-type.ts). */
+  async detectType(zip: ZipSource): Promise<ProjectType> {
+    // A damaged archive is refused by the deploy itself, with its failed deployment and message.
+    return guessZipType(zip, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS).catch((err: unknown) => {
+      if (err instanceof ZipRefusedError) return 'Static' as const;
+      throw err;
+    });
   }
 
   /** Refuses early (413) when the owner's storage is already full: before a deploy's upload is read. */
@@ -482,8 +492,9 @@ export class HostingService {
     return { build_log: row.buildLog, runtime_log: await this.d.runtime.logs(row.id) };
   }
 
-  async sites(ownerId: string, domainOf: (p: ProjectRow) => string, siteUrlOf: (p: ProjectRow) => string) {
-    const rows = await this.d.repo.sitesOf(ownerId);
+  /** The sites list of the owner's projects (newest first, as the projects module lists them). */
+  async sites(owned: ProjectRow[], domainOf: (p: ProjectRow) => string, siteUrlOf: (p: ProjectRow) => string) {
+    const rows = await this.d.repo.sitesOf(owned);
     return rows.map(({ project, live, latest }) => {
       const shown = latest?.status === 'building' ? latest : (live ?? latest);
       const status = latest?.status === 'building' ? 'building' : live ? 'live' : latest?.status === 'failed' ? 'failed' : latest ? 'unpublished' : 'none';

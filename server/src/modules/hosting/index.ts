@@ -10,3 +10,5 @@ export { FrontDoor } from './front-door';
 export type { Runtime } from './runtime';
 // Its lifecycle section, for an archive made without a running platform (cli/project.ts).
 export { hostingLifecycle } from './hosting.lifecycle';
+// The usage report's bandwidth series over an account's projects.
+export { bandwidthByBucket } from './traffic.repository';
