@@ -53,16 +53,6 @@ export default tseslint.config(
           // Known exceptions: today's raw SQL outside a table's door, each with the work that ends it.
           exceptions: [
             {
-              file: 'modules/backup/export.ts',
-              tables: ['project_keys', 'storage_objects', 'sites', 'site_deployments', 'site_manifests', 'site_env', 'smtp_domains', 'project_databases', 'project_db_tables'],
-              why: 'A project export reads every module\'s rows of the project in one snapshot: an export registry, each module answering for its own rows, ends it.',
-            },
-            {
-              file: 'modules/backup/import.ts',
-              tables: ['accounts', 'projects', 'project_keys', 'sites', 'site_domains', 'smtp_domains', 'mail_accounts', 'project_databases', 'project_db_tables'],
-              why: 'A project import writes every module\'s rows in one transaction: the import side of the same registry.',
-            },
-            {
               file: 'modules/database/database-size.ts',
               tables: ['accounts', 'projects', 'project_databases'],
               why: "An account's plan and its projects' schemas' bytes in one statement: the row API's size check runs it before each write, on the connection pool the write's transaction is about to take (split, the second statement could queue behind it), and the table editor inside a tenant session. Billing and the usage report ask the usage registry instead.",

@@ -16,8 +16,7 @@ import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/client';
 import { writeArchive } from '../server/src/modules/hosting/builds/output-archive';
-import { exportProject, type BackupDeps } from '../server/src/modules/backup/export';
-import { importProject } from '../server/src/modules/backup/import';
+import { backupDeps, exportProject, importProject } from '../server/src/modules/backup';
 import { TarWriter, extractTar } from '../server/src/modules/backup/tar';
 import { listFolder, zipEntries } from '../packages/client/src/zip';
 import { multipart } from '../test/helpers/factories';
@@ -66,7 +65,7 @@ async function roundTrip(work: string): Promise<void> {
     const database = await openDatabase({ pgliteDir: 'memory://' });
     const app = await buildApp(config, { database, logger: false });
     await app.ready();
-    const deps: BackupDeps = { database, secrets: app.deps.secrets, store: app.deps.objectStore, version: config.version, tmpRoot: path.join(dataDir, 'backup') };
+    const deps = backupDeps(app.deps, app.projects.lifecycles, path.join(dataDir, 'backup'));
     const post = async (url: string, payload: unknown, token?: string) => {
       const res = await app.inject({ method: 'POST', url: `/api${url}`, headers: token ? { authorization: `Bearer ${token}` } : {}, payload: payload as object });
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);

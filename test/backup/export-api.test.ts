@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper, upload, type Project } from '../helpers/factories';
 import { extractTar } from '../../server/src/modules/backup/tar';
-import { importProject } from '../../server/src/modules/backup/import';
+import { backupDeps, importProject } from '../../server/src/modules/backup';
 
 jest.setTimeout(60_000);
 
@@ -40,9 +40,10 @@ test('the owner gets the archive as an attachment; it holds the project and noth
   const dir = path.join(work, 'x');
   await fsp.mkdir(dir);
   const entries = await extractTar(Readable.from([res.rawPayload]), dir, () => true, 2 ** 30);
-  expect(entries.map((e) => e.name)).toEqual(['manifest.json', 'data.json', 'objects/000001', 'checksums.json']);
+  const sections = ['projects', 'auth-users', 'database', 'domains', 'hosting', 'smtp', 'storage'];
+  expect(entries.map((e) => e.name)).toEqual(['manifest.json', ...sections.map((s) => `sections/${s}.json`), 'objects/000001', 'checksums.json']);
   const manifest = JSON.parse(await fsp.readFile(path.join(dir, 'manifest.json'), 'utf8'));
-  expect(manifest).toMatchObject({ format: 'hostbase-project', version: 1, project_id: p.id, counts: { files: 1 } });
+  expect(manifest).toMatchObject({ format: 'hostbase-project', version: 2, project_id: p.id, sections, counts: { files: 1 } });
   expect(await fsp.readFile(path.join(dir, 'objects/000001'), 'utf8')).toBe('hello');
   // The same body with no JSON body at all.
   expect((await exportOf(p.id, p.dev.token)).statusCode).toBe(200);
@@ -66,11 +67,7 @@ test('the downloaded archive imports into another platform', async () => {
     const owner = await registerDeveloper(other);
     // Roles are per PostgreSQL server; the source keeps its project here, so the target gets a
     // project without a database made yet (this one never had a database call): no clash.
-    const r = await importProject(
-      { database: other.app.deps.database, secrets: other.app.deps.secrets, store: other.app.deps.objectStore, version: other.config.version, tmpRoot: path.join(other.dataDir, 'backup') },
-      file,
-      owner.email,
-    );
+    const r = await importProject(backupDeps(other.app.deps, other.app.projects.lifecycles, path.join(other.dataDir, 'backup')), file, owner.email);
     expect(r.projectId).toBe(p.id);
     const files = (await other.post(`/project/${p.id}/object-storage/files`, {}, owner.token)).json();
     expect(JSON.stringify(files)).toContain('a.txt');

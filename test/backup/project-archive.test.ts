@@ -10,8 +10,7 @@ import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, deploy, registerDeveloper, shareFile, upload, type Developer, type Project } from '../helpers/factories';
 import { makeZip } from '../hosting/zips';
 import { site } from '../hosting/site-helpers';
-import { exportProject, BackupError, type BackupDeps } from '../../server/src/modules/backup/export';
-import { importProject } from '../../server/src/modules/backup/import';
+import { BackupError, backupDeps, exportProject, importProject, type BackupDeps } from '../../server/src/modules/backup';
 import { TarWriter, extractTar } from '../../server/src/modules/backup/tar';
 
 jest.setTimeout(120_000);
@@ -20,13 +19,7 @@ jest.setTimeout(120_000);
 const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
 let s3server: InstanceType<typeof S3rver>;
 
-const depsOf = (t: TestApp): BackupDeps => ({
-  database: t.app.deps.database,
-  secrets: t.app.deps.secrets,
-  store: t.app.deps.objectStore,
-  version: t.config.version,
-  tmpRoot: path.join(t.dataDir, 'backup'),
-});
+const depsOf = (t: TestApp): BackupDeps => backupDeps(t.app.deps, t.app.projects.lifecycles, path.join(t.dataDir, 'backup'));
 
 let a: TestApp;
 let b: TestApp;
@@ -217,10 +210,10 @@ describe('refused archives write nothing', () => {
     const newer = path.join(work, 'newer.tar.gz');
     await repack(async (dir) => {
       const m = JSON.parse(await fsp.readFile(path.join(dir, 'manifest.json'), 'utf8'));
-      await fsp.writeFile(path.join(dir, 'manifest.json'), JSON.stringify({ ...m, version: 2, source_version: '9.0.0' }));
+      await fsp.writeFile(path.join(dir, 'manifest.json'), JSON.stringify({ ...m, version: 3, source_version: '9.0.0' }));
     }, newer);
     await expect(importProject(depsOf(b), newer, ownerB.email)).rejects.toThrow(
-      'The archive has format version 2, written by a newer Hostbase (9.0.0); this one reads format version 1 at most. Upgrade this platform and import again.',
+      'The archive has format version 3, written by a newer Hostbase (9.0.0); this one reads format version 2 at most. Upgrade this platform and import again.',
     );
     await expectNothingWritten();
   });
@@ -228,7 +221,8 @@ describe('refused archives write nothing', () => {
   test('rows the database refuses halfway: the files already stored are removed again', async () => {
     const bad = path.join(work, 'bad-row.tar.gz');
     await repack(async (dir) => {
-      const file = path.join(dir, 'tables/0002.ndjson');
+      const { database } = JSON.parse(await fsp.readFile(path.join(dir, 'sections/database.json'), 'utf8'));
+      const file = path.join(dir, database.tables.find((t: { name: string }) => t.name === 'prices').member);
       const lines = (await fsp.readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
       lines[0][1] = 'not a number'; // amount (numeric)
       await fsp.writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');

@@ -12,8 +12,7 @@ import path from 'node:path';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, deploy, makeZip, multipart, onPlan, registerDeveloper, type Developer, type Project } from '../helpers/factories';
 import { site } from '../hosting/site-helpers';
-import { exportProject, type BackupDeps } from '../../server/src/modules/backup/export';
-import { importProject } from '../../server/src/modules/backup/import';
+import { backupDeps, exportProject, importProject, type BackupDeps } from '../../server/src/modules/backup';
 import { TarWriter, extractTar } from '../../server/src/modules/backup/tar';
 import { SiteEnv } from '../../server/src/modules/hosting/site-env';
 import { HostingRepository } from '../../server/src/modules/hosting/hosting.repository';
@@ -25,15 +24,7 @@ const testSandboxed = sandbox.ok ? test : test.skip;
 
 jest.setTimeout(120_000);
 
-const depsOf = (t: TestApp): BackupDeps => ({
-  database: t.app.deps.database,
-  secrets: t.app.deps.secrets,
-  store: t.app.deps.objectStore,
-  version: t.config.version,
-  tmpRoot: path.join(t.dataDir, 'backup'),
-  platformDomain: t.config.platformDomain,
-  mailHost: t.config.mailHost,
-});
+const depsOf = (t: TestApp): BackupDeps => backupDeps(t.app.deps, t.app.projects.lifecycles, path.join(t.dataDir, 'backup'));
 // No certificate is requested in these tests (a verified domain imported has none yet).
 const noCa = { domains: { renewCheckMs: 0, issuer: { issue: () => Promise.reject(new Error('no CA in this test')) } } };
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
@@ -90,13 +81,16 @@ async function expectSiteServes(t: TestApp) {
   expect((await site(t, p, '/_redirects')).statusCode).toBe(404);
 }
 
-/** The archive's entries unpacked, data.json changed, packed again with fresh checksums. */
-async function repack(mutate: (data: Record<string, unknown>) => void, out: string): Promise<void> {
+/** The archive's entries unpacked, a section's JSON changed, packed again with fresh checksums. */
+async function repack(mutate: Record<string, (part: Record<string, unknown>) => void>, out: string): Promise<void> {
   const dir = await fsp.mkdtemp(path.join(work, 'repack-'));
   const entries = await extractTar(fs.createReadStream(archive), dir, () => true, 2 ** 32);
-  const data = JSON.parse(await fsp.readFile(path.join(dir, 'data.json'), 'utf8'));
-  mutate(data);
-  await fsp.writeFile(path.join(dir, 'data.json'), JSON.stringify(data));
+  for (const [section, change] of Object.entries(mutate)) {
+    const file = path.join(dir, `sections/${section}.json`);
+    const part = JSON.parse(await fsp.readFile(file, 'utf8'));
+    change(part);
+    await fsp.writeFile(file, JSON.stringify(part));
+  }
   const sums: Record<string, string> = {};
   const tar = new TarWriter(fs.createWriteStream(out));
   for (const e of entries) {
@@ -142,7 +136,7 @@ beforeAll(async () => {
 
   const result = await exportProject(depsOf(a), p.id, archive);
   expect(result.manifest.counts.deployments).toBe(1);
-  expect(result.manifest.version).toBe(1);
+  expect(result.manifest.version).toBe(2);
 
   b = await buildTestApp({ PLATFORM_DOMAIN: 'a.test' }, noCa);
   ownerB = await registerDeveloper(b);
@@ -161,9 +155,10 @@ afterAll(async () => {
 test('the archive holds the manifest deployment as a zip, the secret plain and no certificate', async () => {
   const dir = await fsp.mkdtemp(path.join(work, 'look-'));
   await extractTar(fs.createReadStream(archive), dir, () => true, 2 ** 32);
-  const data = JSON.parse(await fsp.readFile(path.join(dir, 'data.json'), 'utf8'));
-  expect(data.site.deployment).toMatchObject({ id: deploymentId, framework: 'Next.js', runtime: 'static', command: COMMAND, rules: seenDeployment.rules });
-  const zip = await fsp.readFile(path.join(dir, data.site.deployment.entry));
+  const read = async (section: string) => JSON.parse(await fsp.readFile(path.join(dir, `sections/${section}.json`), 'utf8'));
+  const data = { ...(await read('hosting')), ...(await read('domains')) };
+  expect(data.site.deployment).toMatchObject({ id: deploymentId, framework: 'Next.js', runtime: 'static', command: COMMAND, rules: seenDeployment.rules, entry: null });
+  const zip = await fsp.readFile(path.join(dir, data.site.deployment.member));
   expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
   expect(data.site_env).toEqual([
     { name: 'API_BASE', value: 'https://api.shop.example', secret: false, updated_at: expect.any(String) },
@@ -173,6 +168,7 @@ test('the archive holds the manifest deployment as a zip, the secret plain and n
   expect(data.domains.map((d: { hostname: string }) => d.hostname).sort()).toEqual(['evil.a.test', 'pending.shop.example', 'taken.example', 'www.shop.example']);
   expect(JSON.stringify(data)).not.toContain('SEALED KEY');
   expect(JSON.stringify(data)).not.toContain('CERT');
+  expect(JSON.stringify(await read('domains'))).not.toContain('CERT');
 });
 
 describe('imported into another platform', () => {
@@ -230,14 +226,16 @@ describe('imported into another platform', () => {
   });
 });
 
-test('an archive written before the site\'s settings were carried still imports: nothing of them is restored, the site serves', async () => {
+test('an archive without the site\'s settings (as one written before they were carried) still imports: nothing of them is restored, the site serves', async () => {
   const older = path.join(work, 'older.tar.gz');
-  await repack((data) => {
-    delete data.site_env;
-    delete data.build_settings;
-    delete data.domains;
-    const dep = (data.site as { deployment: Record<string, unknown> }).deployment;
-    for (const k of ['rules', 'framework', 'command', 'runtime']) delete dep[k];
+  await repack({
+    hosting: (part) => {
+      delete part.site_env;
+      delete part.build_settings;
+      const dep = (part.site as { deployment: Record<string, unknown> }).deployment;
+      for (const k of ['rules', 'framework', 'command', 'runtime']) delete dep[k];
+    },
+    domains: (part) => delete part.domains,
   }, older);
   c = await buildTestApp({ PLATFORM_DOMAIN: 'a.test' }, noCa);
   const owner = await registerDeveloper(c);

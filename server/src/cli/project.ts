@@ -8,12 +8,20 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/client';
 import { createSecretBox, deriveKey } from '../platform/crypto';
+import type { Deps } from '../platform/deps';
 import { PRIVATE_UMASK, secureDataDir } from '../platform/data-dir';
 import { loadEnvFile } from '../platform/env-file';
 import { FsObjectStore } from '../platform/object-store/object-store.fs';
 import { S3ObjectStore } from '../platform/object-store/object-store.s3';
 import type { ObjectStore } from '../platform/object-store/object-store';
-import { BackupError, exportProject, type BackupDeps, importProject } from '../modules/backup';
+import { BackupError, backupDeps, exportProject, importProject } from '../modules/backup';
+import { ProjectLifecycles, projectsLifecycle } from '../modules/projects';
+import { authUsersLifecycle } from '../modules/auth-users';
+import { storageLifecycle } from '../modules/storage';
+import { hostingLifecycle } from '../modules/hosting';
+import { domainsLifecycle } from '../modules/domains';
+import { smtpLifecycle } from '../modules/smtp';
+import { databaseLifecycle } from '../modules/database';
 
 const USAGE = `usage:
   npm run project -- export <projectId> --out <file.tar.gz>
@@ -30,6 +38,26 @@ async function openStore(config: Config): Promise<ObjectStore> {
   const store = new FsObjectStore({ root, soleWriter: false });
   await store.init();
   return store;
+}
+
+/**
+ * The sections a server's modules register (app.projects.lifecycles), built here without a server:
+ * their archive parts only (deletes need the running modules). test/backup/lifecycles.test.ts
+ * checks that they are the server's.
+ */
+export function cliLifecycles(deps: Pick<Deps, 'config' | 'database' | 'db' | 'secrets' | 'objectStore'>): ProjectLifecycles {
+  const lifecycles = new ProjectLifecycles();
+  for (const section of [
+    projectsLifecycle(deps),
+    authUsersLifecycle(),
+    storageLifecycle(deps),
+    hostingLifecycle(deps),
+    domainsLifecycle(deps),
+    smtpLifecycle(deps),
+    databaseLifecycle(deps),
+  ])
+    lifecycles.register(section);
+  return lifecycles;
 }
 
 function option(args: string[], name: string): string | undefined {
@@ -62,20 +90,13 @@ export async function main(argv: string[]): Promise<number> {
   secureDataDir(config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite'), poolSize: 2 });
   try {
-    const d: BackupDeps = {
-      database,
-      secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')),
-      store: await openStore(config),
-      version: config.version,
-      tmpRoot: path.join(config.dataDir, 'backup'),
-      platformDomain: config.platformDomain,
-      mailHost: config.mailHost,
-    };
+    const deps = { config, database, db: database.db, secrets: createSecretBox(deriveKey(config.jwtSecret, 'secret-box')), objectStore: await openStore(config) };
+    const d = backupDeps(deps, cliLifecycles(deps), path.join(config.dataDir, 'backup'));
     if (command === 'export') {
       const file = path.resolve(out!);
       const r = await exportProject(d, target, file);
       for (const w of r.warnings) console.warn(w);
-      const c = r.manifest.counts;
+      const c = counted(r.manifest.counts);
       console.log(
         `Exported project ${target} to ${file} (${r.bytes} bytes, format ${r.manifest.version}): ${c.tables} tables with ${c.rows} rows, ${c.files} files, ` +
           `${c.end_users} end users, ${c.deployments} live deployment, ${c.mailboxes} mailboxes. It holds the project's keys and password hashes: keep it private.`,
@@ -83,7 +104,7 @@ export async function main(argv: string[]): Promise<number> {
     } else {
       const r = await importProject(d, path.resolve(target), owner!);
       for (const w of r.warnings) console.warn(w);
-      const c = r.manifest.counts;
+      const c = counted(r.manifest.counts);
       console.log(
         `Imported project ${r.projectId} for ${owner}: ${c.tables} tables with ${c.rows} rows, ${c.files} files, ${c.end_users} end users, ` +
           `${c.deployments} live deployment, ${c.mailboxes} mailboxes. End users sign in again (sessions are not carried); mailboxes' messages live on the mail host.`,
@@ -99,6 +120,12 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** The manifest's counts, 0 for what a section did not count. */
+function counted(counts: Record<string, number>) {
+  const n = (what: string) => counts[what] ?? 0;
+  return { tables: n('tables'), rows: n('rows'), files: n('files'), end_users: n('end_users'), deployments: n('deployments'), mailboxes: n('mailboxes') };
 }
 
 if (require.main === module) {

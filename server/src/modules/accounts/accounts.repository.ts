@@ -224,3 +224,8 @@ export class AccountsRepository {
     return rows.length === 1;
   }
 }
+
+/** The id of the account with this e-mail, if there is one (a project import names its owner so). */
+export async function accountIdByEmail(db: Db, email: string): Promise<string | undefined> {
+  return (await new AccountsRepository(db).findByEmail(normalizeEmail(email)))?.id;
+}

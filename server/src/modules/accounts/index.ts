@@ -10,3 +10,5 @@ export type { AccountRow } from './accounts.tables';
 export { accountPlan, changeAccountPlan, lockAccountPlan } from './account-plans.repository';
 // Its expired tokens' clean-up, run by housekeeping.ts.
 export { accountTokenSweep } from './accounts.repository';
+// Who owns an imported project (backup: the import names its owner by e-mail).
+export { accountIdByEmail } from './accounts.repository';

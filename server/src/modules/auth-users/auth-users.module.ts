@@ -11,6 +11,7 @@ import { AuthUsersRepository } from './auth-users.repository';
 import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
+import { authUsersLifecycle } from './auth-users.lifecycle';
 import { projectMailers } from '../smtp';
 import { planLimitGuard, usageRegistry } from '../plans';
 import { signInRecorder } from '../usage';
@@ -46,6 +47,7 @@ export const authUsersPlugin = fp(
   async (app: FastifyInstance) => {
     const authUsers = createAuthUsersModule(app.deps);
     app.decorate('authUsers', authUsers.service);
+    app.projects.lifecycles.register(authUsersLifecycle());
     app.contractParts.add('auth-users', authUsers);
   },
   { name: 'hostbase-auth-users', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },

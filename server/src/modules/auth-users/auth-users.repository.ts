@@ -3,6 +3,7 @@
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
 import { and, count, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
 import { sweepOf } from '../../platform/sweeps';
@@ -285,3 +286,14 @@ export class AuthUsersRepository {
       .where(and(eq(endUserTokens.userId, userId), eq(endUserTokens.kind, kind), isNull(endUserTokens.usedAt)));
   }
 }
+
+/** A project's auth settings and end users as an archive carries them (auth-users.lifecycle.ts). */
+export const authUsersArchiveRows = {
+  async settings(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | null> {
+    return (await selectJsonRows(q, authSettings, columns, eq(authSettings.projectId, projectId)))[0] ?? null;
+  },
+  users: (q: Querier, projectId: string, columns: readonly string[]) =>
+    selectJsonRows(q, endUsers, columns, eq(endUsers.projectId, projectId), sql`${endUsers.createdAt}, ${endUsers.id}`),
+  insertSettings: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, authSettings, columns, [row]),
+  insertUsers: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, endUsers, columns, rows),
+};

@@ -6,3 +6,5 @@ export type { AuthUsersService } from './auth-users.service';
 export type { AuthSettingsRow, EndUserRow } from './auth-users.tables';
 // Its expired tokens' clean-up, run by housekeeping.ts.
 export { endUserTokenSweeps } from './auth-users.repository';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { authUsersLifecycle } from './auth-users.lifecycle';

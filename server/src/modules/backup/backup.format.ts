@@ -1,42 +1,26 @@
-// What a project archive holds (format version 1):
-//   manifest.json       { format, version, created_at, source_version, project_id, counts }
-//   data.json           the project's platform rows (below), secrets in plain text (see README);
-//                       fields added since (site_env, build_settings, domains, the deployment's
-//                       rules/framework/command/runtime) are optional: an older archive restores none
-//   tables/NNNN.ndjson  one project table's rows, each a JSON array of the columns' text forms
-//   objects/NNNNNN      one stored object's bytes (a file, or the live deployment's archive: a
-//                       manifest deployment's files are zipped at export, so it comes back as an
-//                       ordinary archive deployment)
-//   checksums.json      { "<entry>": "<sha256>" } for every entry above: written last, checked first
-// The platform's own columns are listed here once: export selects them, import inserts them, and
-// nothing else an archive carries ever becomes a column name.
-import type { ColumnInfo, DbAccess } from '../database';
+// What a project archive holds (format version 2), a gzip'd tar (tar.ts):
+//   manifest.json          { format, version, created_at, source_version, project_id, sections, counts, warnings }: first
+//   sections/<name>.json   one lifecycle section's part: its module's rows as JSON (the projects face's
+//                          ProjectLifecycle; each module's *.lifecycle.ts says what it carries)
+//   objects/NNNNNN         a member the sections' rows name: a stored file's bytes, the live
+//                          deployment's zip, a table's rows (one JSON array per line)
+//   checksums.json         { "<entry>": "<sha256>" } for every entry above: written last, checked first
+// Version 1 (every module's rows in one data.json, tables/NNNN.ndjson) is still read (format-v1.ts).
+// Secrets are in plain text (keys, the DKIM key, the site's secrets): the archive is written 0600.
+import { isUuid } from '../../platform/ids';
+import { BackupError } from './backup.errors';
 
 export const ARCHIVE_FORMAT = 'hostbase-project';
-export const ARCHIVE_VERSION = 1;
+export const ARCHIVE_VERSION = 2;
 
-export const ENTRY_NAME = /^(manifest\.json|data\.json|checksums\.json|tables\/\d{4}\.ndjson|objects\/\d{6})$/;
+/** The entries each version's archives hold; nothing else is extracted. */
+export const ENTRY_NAMES: Readonly<Record<number, RegExp>> = {
+  1: /^(manifest\.json|data\.json|checksums\.json|tables\/\d{4}\.ndjson|objects\/\d{6})$/,
+  2: /^(manifest\.json|checksums\.json|sections\/[a-z][a-z0-9-]*\.json|objects\/\d{6})$/,
+};
 
-/** The platform tables a project's rows live in, and the columns carried (project_id is implied). */
-export const CARRIED_COLUMNS = {
-  projects: ['id', 'name', 'description', 'subdomain', 'bucket_id', 'created_at', 'updated_at'],
-  auth_settings: ['allowed_origins', 'site_url', 'block_common_passwords', 'updated_at'],
-  end_users: ['id', 'email', 'email_normalized', 'password_hash', 'email_verified_at', 'token_version', 'last_login', 'created_at', 'updated_at'],
-  storage_objects: ['object_id', 'name', 'object_type', 'object_size', 'etag', 'share_segment', 'created_at', 'updated_at'],
-  site_deployments: [
-    'id', 'type', 'status', 'size_bytes', 'file_count', 'root', 'entry', 'error', 'build_log', 'created_at', 'finished_at', 'stored_bytes',
-    'rules', 'framework', 'command', 'runtime',
-  ],
-  site_build_settings: ['root_directory', 'install_command', 'build_command', 'start_command', 'output_directory', 'updated_at'],
-  /** Not the certificate or its key: the target obtains its own. */
-  site_domains: ['hostname', 'verified_at', 'created_at'],
-  /** value is carried plain (a secret opened): import seals it again. */
-  site_env: ['name', 'secret', 'updated_at'],
-  smtp_domains: ['id', 'domain', 'verified', 'verified_at', 'dkim_selector', 'dkim_public_key', 'dns_check', 'dns_checked_at', 'created_at'],
-  mail_accounts: ['id', 'email', 'password_hash', 'active', 'quota_bytes', 'created_at', 'updated_at'],
-} as const;
-
-export type Row = Record<string, unknown>;
+/** The entries that are the archive's own, not members its rows name. */
+export const OWN_ENTRY = /^(manifest\.json|checksums\.json|data\.json|sections\/.*)$/;
 
 export interface Manifest {
   format: typeof ARCHIVE_FORMAT;
@@ -45,39 +29,26 @@ export interface Manifest {
   /** The exporting platform's version (package.json). */
   source_version: string;
   project_id: string;
-  counts: { tables: number; rows: number; files: number; end_users: number; mailboxes: number; deployments: number };
+  /** Version 2: the sections written, in order (sections/<name>.json each). */
+  sections?: string[];
+  /** What the sections counted: tables, rows, files, end_users, mailboxes, deployments. */
+  counts: Record<string, number>;
+  /** Version 2: what the export could not carry (made with the SQL box). */
+  warnings?: string[];
 }
 
-export interface ArchivedTable {
-  name: string;
-  access: DbAccess;
-  last_modified: string | null;
-  columns: ColumnInfo[];
-  primary_key: string[];
-  rows: number;
-  /** tables/NNNN.ndjson */
-  entry: string;
-}
-
-export interface ArchiveData {
-  project: Row;
-  /** Active keys, plain: resealed with the target's secret on import. */
-  keys: { kind: 'bucket' | 'authentication'; key: string; created_at: string }[];
-  auth_settings: Row | null;
-  end_users: Row[];
-  /** Each with `entry`: objects/NNNNNN. */
-  files: Row[];
-  /** The live deployment (with `entry` for its archive) or none. */
-  site: { deployment: Row; updated_at: string } | null;
-  /** The site's variables, secrets' values plain: sealed with the target's secret on import. Absent in older archives. */
-  site_env?: (Row & { value: string })[];
-  /** The owner's build overrides (site_build_settings), or none. Absent in older archives. */
-  build_settings?: Row | null;
-  /** Custom domains (hostname, verified_at): the target issues their certificates. Absent in older archives. */
-  domains?: Row[];
-  /** With `dkim_private_key` plain (PEM): resealed with the target's secret on import. */
-  mail: { domain: Row; accounts: Row[] } | null;
-  database: { tables: ArchivedTable[] } | null;
-  /** What the export could not carry (made with the SQL box): printed, and kept here for the record. */
-  warnings: string[];
+/** Refuses what this version can't read, with what to do. */
+export function checkManifest(value: unknown): Manifest {
+  const m = value as Partial<Manifest> | null;
+  if (!m || typeof m !== 'object' || m.format !== ARCHIVE_FORMAT) throw new BackupError('This is not a Hostbase project archive (its manifest.json names no hostbase-project format)');
+  if (!Number.isInteger(m.version) || m.version! < 1) throw new BackupError('The archive is corrupt: its manifest has no valid format version');
+  if (m.version! > ARCHIVE_VERSION)
+    throw new BackupError(
+      `The archive has format version ${m.version}, written by a newer Hostbase (${m.source_version ?? 'unknown version'}); this one reads format version ${ARCHIVE_VERSION} at most. Upgrade this platform and import again.`,
+    );
+  if (!isUuid(String(m.project_id))) throw new BackupError('The archive is corrupt: its manifest names no project id');
+  if (m.version! >= 2 && (!Array.isArray(m.sections) || !m.sections.every((s) => typeof s === 'string' && ENTRY_NAMES[2].test(`sections/${s}.json`))))
+    throw new BackupError('The archive is corrupt: its manifest names no valid sections');
+  if (typeof m.counts !== 'object' || m.counts === null) throw new BackupError('The archive is corrupt: its manifest has no counts');
+  return m as Manifest;
 }

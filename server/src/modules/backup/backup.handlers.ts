@@ -1,7 +1,8 @@
-// POST /api/project/{projectId}/export: the project's archive (export.ts) as a download. It is
-// written to a private folder of this instance first (its size is then known and a failure is an
-// error answer, not a cut stream), streamed, and removed when the stream closes; folders left by a
-// killed process are swept at start (DATA_DIR belongs to one instance).
+// POST /api/project/{projectId}/export: the project's archive (export.ts, every section of
+// app.projects.lifecycles) as a download. It is written to a private folder of this instance first
+// (its size is then known and a failure is an error answer, not a cut stream), streamed, and
+// removed when the stream closes; folders left by a killed process are swept at start (DATA_DIR
+// belongs to one instance).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -12,11 +13,13 @@ import { ownedProject } from '../caller';
 import { Errors } from '../../platform/errors';
 import type { HandlerMap } from '../../platform/http/types';
 import { WINDOW_LIMITS } from '../../platform/limits';
-import { BackupError, exportProject, type BackupDeps } from './export';
+import type { ProjectLifecycles } from '../projects';
+import { BackupError } from './backup.errors';
+import { backupDeps } from './backup.deps';
+import { exportProject } from './export';
 
-export function createBackupHandlers(deps: Deps, downloads: string): HandlerMap {
-  const backup: BackupDeps = { database: deps.database, secrets: deps.secrets, store: deps.objectStore, version: deps.config.version, tmpRoot: path.join(downloads, 'work'),
-    platformDomain: deps.config.platformDomain, mailHost: deps.config.mailHost };
+export function createBackupHandlers(deps: Deps, lifecycles: ProjectLifecycles, downloads: string): HandlerMap {
+  const backup = backupDeps(deps, lifecycles, path.join(downloads, 'work'));
   return {
     exportProject: async (req, reply) => {
       const project = await ownedProject(req);
@@ -49,7 +52,8 @@ export const backupPlugin = fp(
   async (app: FastifyInstance) => {
     const downloads = path.join(app.deps.config.dataDir, 'backup', 'api');
     await fsp.rm(downloads, { recursive: true, force: true });
-    app.contractParts.add('backup', { handlers: createBackupHandlers(app.deps, downloads) });
+    app.contractParts.add('backup', { handlers: createBackupHandlers(app.deps, app.projects.lifecycles, downloads) });
   },
-  { name: 'hostbase-backup', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-database', 'hostbase-domains', 'hostbase-hosting', 'hostbase-storage'], decorators: { fastify: ['deps'] } },
+  // The sections an export iterates are read from app.projects.lifecycles when it runs.
+  { name: 'hostbase-backup', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );

@@ -1,6 +1,7 @@
 // The project database: each project's own PostgreSQL schema and roles, the console's
 // table editor and SQL box, the apps' row API under access rules, and live changes.
-// As a plugin: decorates app.projectDatabase; drops a project's schema and roles with the project.
+// As a plugin: decorates app.projectDatabase; its lifecycle section carries a project's schema in
+// archives and drops its schema and roles with the project (database.lifecycle.ts).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
@@ -9,6 +10,7 @@ import { createSchemaHandlers } from './schema.handlers';
 import { createRowsHandlers } from './rows.handlers';
 import { createChangesHandlers } from './changes.handlers';
 import { ChangesHub } from './changes';
+import { databaseLifecycle } from './database.lifecycle';
 import { projectDatabaseRows } from './database.repository';
 import { schemasBytes } from './database-size';
 import { usageRegistry } from '../plans';
@@ -33,7 +35,7 @@ export const databasePlugin = fp(
     const database = createDatabaseModule(app.deps);
     app.decorate('projectDatabase', database.ctx);
     app.decorate('projectDatabaseChanges', database.changes);
-    app.projects.onDelete('database', (project) => database.ctx.provisioning.drop(project.id));
+    app.projects.lifecycles.register(databaseLifecycle(app.deps));
     app.contractParts.add('database', database);
     // Live-change streams end before the server closes (it waits for open responses), and the
     // instance stops listening once the app is closed.

@@ -5,7 +5,8 @@
 // search_path is the project's schema (so the names here are qualified).
 import { eq, inArray } from 'drizzle-orm';
 import type { Db, TxClient } from '../../db/client';
-import { projectDatabases, type DbAccess, type ProjectDatabaseRow } from './database.tables';
+import { insertJsonRows, selectJsonRows, type JsonRow } from '../../db/json-rows';
+import { projectDatabases, projectDbTables, type DbAccess, type ProjectDatabaseRow } from './database.tables';
 
 type Querier = Pick<TxClient, 'query'>;
 
@@ -21,6 +22,12 @@ export const projectDatabaseRows = {
     if (!projectIds.length) return [];
     const rows = await db.select({ name: projectDatabases.schemaName }).from(projectDatabases).where(inArray(projectDatabases.projectId, projectIds));
     return rows.map((r) => r.name);
+  },
+
+  /** The schema and owner role of the project's database, if made, read on `q` (an export's snapshot). */
+  async namesIn(q: Querier, projectId: string): Promise<{ schema: string; ownerRole: string } | undefined> {
+    const [row] = await selectJsonRows(q, projectDatabases, ['schema_name', 'owner_role'], eq(projectDatabases.projectId, projectId));
+    return row && { schema: String(row.schema_name), ownerRole: String(row.owner_role) };
   },
 
   async exists(q: Querier, projectId: string): Promise<boolean> {
@@ -93,4 +100,8 @@ export const tableRecords = {
     const [row] = await q.query<{ access: DbAccess }>('SELECT access FROM public.project_db_tables WHERE project_id = $1 AND table_name = $2', [projectId, table]);
     return row?.access ?? 'none';
   },
+
+  /** The project's records as an archive carries them (database.lifecycle.ts): last_modified to the microsecond. */
+  archived: (q: Querier, projectId: string, columns: readonly string[]) => selectJsonRows(q, projectDbTables, columns, eq(projectDbTables.projectId, projectId)),
+  insertArchived: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, projectDbTables, columns, rows),
 };

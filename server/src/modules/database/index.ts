@@ -7,11 +7,5 @@ export type { DatabaseContext } from './database.context';
 export type { DbAccess, ProjectDatabaseRow } from './database.tables';
 // Database sizes, for the billing screen and the usage report.
 export { accountUsage, schemasBytes } from './database-size';
-// What a project archive carries of the database (backup), until exports go through a registry
-// each module answers for itself.
-export { COLUMN_TYPES, describeTables, type ColumnInfo, type TableInfo } from './catalog';
-export { checkIdentifier, quoteIdent } from './identifiers';
-export { applyAccess } from './access-rules';
-export { createTableSql, type ColumnSpec } from './ddl';
-export { namesFor } from './provisioning';
-export { attachTriggers } from './triggers';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { databaseLifecycle } from './database.lifecycle';

@@ -5,11 +5,13 @@
 // database itself: a platform whose database user could not revoke set_config from PUBLIC (not a
 // superuser or owner when migrations ran) or can't create roles must refuse, not run tenants'
 // statements with a role they could leave.
-import type { Database, Db } from '../../db/client';
+import type { Database, Db, TxClient } from '../../db/client';
 import { Errors } from '../../platform/errors';
 import { quoteIdent } from './identifiers';
 import type { ProjectDatabaseRow } from './database.tables';
 import { projectDatabaseRows } from './database.repository';
+
+type Querier = Pick<TxClient, 'query'>;
 
 export function namesFor(projectId: string): Omit<ProjectDatabaseRow, 'projectId' | 'createdAt'> {
   const hex = projectId.replace(/-/g, '').toLowerCase();
@@ -36,24 +38,11 @@ export class Provisioning {
   async ensure(projectId: string): Promise<ProjectDatabaseRow> {
     const found = await this.find(projectId);
     if (found) return found;
-    const names = namesFor(projectId);
     try {
       await this.database.transaction(async (tx) => {
         // One maker per project; the loser finds the row when the winner commits.
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hostbase-db:${projectId}`]);
-        if (await projectDatabaseRows.exists(tx, projectId)) return;
-        const owner = quoteIdent(names.ownerRole);
-        const app = quoteIdent(names.appRole);
-        const schema = quoteIdent(names.schemaName);
-        for (const role of [owner, app]) {
-          await tx.query(`CREATE ROLE ${role} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOBYPASSRLS NOREPLICATION`);
-          // The platform's user must be able to SET ROLE to it (implicit for a superuser).
-          await tx.query(`GRANT ${role} TO CURRENT_USER`);
-        }
-        await tx.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${owner}`);
-        await tx.query(`REVOKE ALL ON SCHEMA ${schema} FROM PUBLIC`);
-        await tx.query(`GRANT USAGE ON SCHEMA ${schema} TO ${app}`);
-        await projectDatabaseRows.insert(tx, projectId, names);
+        if (!(await projectDatabaseRows.exists(tx, projectId))) await this.create(tx, projectId);
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -65,10 +54,37 @@ export class Provisioning {
     return row;
   }
 
+  /**
+   * The project's roles and schema, made and recorded in the caller's transaction (ensure's, or a
+   * project import's: database.lifecycle.ts), where nothing is visible to others until it commits.
+   */
+  async create(tx: Querier, projectId: string): Promise<ProjectDatabaseRow> {
+    const names = namesFor(projectId);
+    const owner = quoteIdent(names.ownerRole);
+    const app = quoteIdent(names.appRole);
+    const schema = quoteIdent(names.schemaName);
+    for (const role of [owner, app]) {
+      await tx.query(`CREATE ROLE ${role} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOBYPASSRLS NOREPLICATION`);
+      // The platform's user must be able to SET ROLE to it (implicit for a superuser).
+      await tx.query(`GRANT ${role} TO CURRENT_USER`);
+    }
+    await tx.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${owner}`);
+    await tx.query(`REVOKE ALL ON SCHEMA ${schema} FROM PUBLIC`);
+    await tx.query(`GRANT USAGE ON SCHEMA ${schema} TO ${app}`);
+    await projectDatabaseRows.insert(tx, projectId, names);
+    return { projectId, ...names, createdAt: new Date() };
+  }
+
+  /** Whether either of the project's roles exists on this PostgreSQL server (roles are the server's, not a database's). */
+  async rolesExist(q: Querier, projectId: string): Promise<boolean> {
+    const names = namesFor(projectId);
+    return (await q.query('SELECT 1 FROM pg_roles WHERE rolname IN ($1, $2)', [names.ownerRole, names.appRole])).length > 0;
+  }
+
   /** Refuses (503) when a project role could call set_config or pg_notify, or has powers of its own. */
-  async assertSafe(row: ProjectDatabaseRow): Promise<void> {
+  async assertSafe(row: Pick<ProjectDatabaseRow, 'ownerRole' | 'appRole'>, q: Querier = this.database): Promise<void> {
     for (const role of [row.ownerRole, row.appRole]) {
-      const [r] = await this.database.query<{ set_config: boolean; notify: boolean; powerful: boolean }>(UNSAFE, [role]);
+      const [r] = await q.query<{ set_config: boolean; notify: boolean; powerful: boolean }>(UNSAFE, [role]);
       if (!r || r.set_config || r.notify || r.powerful)
         throw Errors.unavailable(
           'The project database is unavailable: project roles could change their own role (set_config is not revoked from PUBLIC). Run the migrations as the database owner or a superuser.',

@@ -13,6 +13,7 @@ import { AcmeIssuer, type CertificateIssuer } from './acme';
 import { DomainsRepository } from './domains.repository';
 import { createDomainLookup, DomainsService, type DomainLookup } from './domains.service';
 import { createDomainsHandlers } from './domains.handlers';
+import { domainsLifecycle } from './domains.lifecycle';
 import { hostOfHeader, isPlatformHost } from './hostnames';
 
 const CHALLENGE_PREFIX = '/.well-known/acme-challenge/';
@@ -48,6 +49,7 @@ export const domainsPlugin = fp(
     const domains = createDomainsModule(app.deps, options);
     const service = domains.service;
     app.decorate('domains', service);
+    app.projects.lifecycles.register(domainsLifecycle(app.deps));
     app.contractParts.add('domains', domains);
     const { platformDomain } = app.deps.config;
     const httpsPort = app.deps.config.domains.httpsPort;

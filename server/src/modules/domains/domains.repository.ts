@@ -2,6 +2,7 @@
 // partial unique index), certificates, the per-domain issuing lease and the ACME challenges.
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { lockAccountPlan } from '../accounts';
 import { projectIdsOf, subdomainsOf } from '../projects';
 import { acmeAccounts, acmeChallenges, siteDomains, type SiteDomainRow } from './domains.tables';
@@ -154,3 +155,13 @@ export class DomainsRepository {
     return (await this.accountKey(directoryUrl)) ?? keySealed;
   }
 }
+
+/** A project's custom domains as an archive carries them (domains.lifecycle.ts). */
+export const domainsArchiveRows = {
+  domains: (q: Querier, projectId: string, columns: readonly string[]) =>
+    selectJsonRows(q, siteDomains, columns, eq(siteDomains.projectId, projectId), sql`${siteDomains.createdAt}, ${siteDomains.hostname}`),
+  async verifiedByAnother(q: Querier, hostname: string): Promise<boolean> {
+    return (await selectJsonRows(q, siteDomains, ['id'], and(eq(siteDomains.hostname, hostname), isNotNull(siteDomains.verifiedAt))!)).length > 0;
+  },
+  insert: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, siteDomains, columns, rows),
+};

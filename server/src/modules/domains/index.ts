@@ -4,5 +4,5 @@
 export { domainsPlugin, type DomainsModuleOptions } from './domains.module';
 export type { DomainsService } from './domains.service';
 export type { SiteDomainRow } from './domains.tables';
-// A custom domain's normal form (backup's import checks the archive's).
-export { normalizeHostname } from './hostnames';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { domainsLifecycle } from './domains.lifecycle';

@@ -1,6 +1,6 @@
 // Hosting module: the gateway hook, deploys and the hosted sites' processes. As a plugin it is
 // registered before the security headers (which depend on it), so the gateway's hook runs before
-// them and before the API and the console; it needs the projects service (delete clean-up, domains).
+// them and before the API and the console; it needs the projects service (its lifecycle section, domains).
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -33,6 +33,7 @@ import { BuildSettingsService } from './build-settings';
 import { SourceBuilds } from './source-builds';
 import { DEFAULT_ZIP_LIMITS } from './zip-extract';
 import { BUILD_LOG_LIMITS, BuildLogStreams } from './build-log-stream';
+import { hostingLifecycle } from './hosting.lifecycle';
 
 export interface HostingOptions {
   runtime?: Runtime;
@@ -149,7 +150,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   // For a shutdown that cannot finish (server.ts): the hosted sites are stopped whatever else hangs.
   app.decorate('stopSites', () => runtime.close());
 
-  projects.onDelete('hosting', (project) => service.removeProject(project));
+  projects.lifecycles.register(hostingLifecycle(deps, (project) => service.removeProject(project)));
   const instant = new InstantDeploys({ database: deps.database, repo, files, builds, runtime, service, clock: deps.clock, log: deps.log });
   // A build runs at most its timeout: a stream of it needs no longer (plus a margin for queueing and slow writes).
   const logStreams = new BuildLogStreams((projectId, id, from, upTo) => repo.buildLogPart(projectId, id, from, upTo), buildLimits.timeoutMs + BUILD_LOG_LIMITS.marginMs);

@@ -2,11 +2,12 @@
 // the old deployment or the new one, never a mix, on PGlite and PostgreSQL alike.
 import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { isUuid } from '../../platform/ids';
 import { isUniqueViolation } from '../../platform/pg-errors';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { projects, type ProjectRow } from '../projects/projects.tables';
-import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
+import { siteBuildSettings, siteDeployments, siteEnv, siteErrors, siteManifests, sites, siteTraffic, type BuildSettingsRow, type DeploymentRow, type SiteEnvRow } from './hosting.tables';
 
 /** How long a build queued for another instance may wait before it fails (QUEUE_EXPIRED). */
 export const QUEUE_WAIT_MS = 30 * 60_000;
@@ -509,3 +510,25 @@ async function oneBuild(write: PromiseLike<unknown>): Promise<boolean> {
     throw err;
   }
 }
+
+/** A project's site as an archive carries it (hosting.lifecycle.ts). */
+export const hostingArchiveRows = {
+  /** The live deployment, when the site has one, with its manifest's files when it was made from one. */
+  async live(q: Querier, projectId: string, columns: readonly string[]): Promise<{ deployment: JsonRow; updatedAt: unknown; manifest?: Record<string, string> } | undefined> {
+    const [site] = await selectJsonRows(q, sites, ['live_deployment_id', 'updated_at'], eq(sites.projectId, projectId));
+    if (!site?.live_deployment_id) return undefined;
+    const id = String(site.live_deployment_id);
+    const [deployment] = await selectJsonRows(q, siteDeployments, columns, and(eq(siteDeployments.id, id), eq(siteDeployments.status, 'live'))!);
+    if (!deployment) return undefined;
+    const [manifest] = await selectJsonRows(q, siteManifests, ['files'], eq(siteManifests.deploymentId, id));
+    return { deployment, updatedAt: site.updated_at, ...(manifest ? { manifest: manifest.files as Record<string, string> } : {}) };
+  },
+  env: (q: Querier, projectId: string, columns: readonly string[]) => selectJsonRows(q, siteEnv, columns, eq(siteEnv.projectId, projectId), sql`${siteEnv.name}`),
+  async buildSettings(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | null> {
+    return (await selectJsonRows(q, siteBuildSettings, columns, eq(siteBuildSettings.projectId, projectId)))[0] ?? null;
+  },
+  insertDeployment: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, siteDeployments, columns, [row]),
+  insertSite: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, sites, columns, [row]),
+  insertEnv: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, siteEnv, columns, rows),
+  insertBuildSettings: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, siteBuildSettings, columns, [row]),
+};

@@ -8,10 +8,7 @@ export type { BuildSettingsRow, DeploymentRow, SiteEnvRow } from './hosting.tabl
 // test's own.
 export { FrontDoor } from './front-door';
 export type { Runtime } from './runtime';
-// What a project archive carries of a site (backup), until exports go through a registry each
-// module answers for itself.
-export { blobKey, siteKeyPrefix } from './site-files';
-export { envNameProblem } from './site-env';
-export { pathProblem } from './instant-deploy';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { hostingLifecycle } from './hosting.lifecycle';
 // The usage report's bandwidth series over an account's projects.
 export { bandwidthByBucket } from './traffic.repository';

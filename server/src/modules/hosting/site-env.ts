@@ -101,14 +101,24 @@ export class SiteEnv {
   }
 
   private seal(projectId: string, name: string, value: string): string {
-    return this.secrets.seal(JSON.stringify([projectId, name, value]));
+    return sealVariable(this.secrets, projectId, name, value);
   }
 
   private open(projectId: string, row: Pick<SiteEnvRow, 'name' | 'value'>): string {
-    const [p, n, v] = JSON.parse(this.secrets.open(row.value)) as [string, string, string];
-    if (p !== projectId || n !== row.name) throw new Error(`sealed variable ${row.name} belongs to another site`);
-    return v;
+    return openVariable(this.secrets, projectId, row);
   }
+}
+
+/** A secret's value sealed bound to its project and name (also an import's: hosting.lifecycle.ts). */
+export function sealVariable(secrets: SecretBox, projectId: string, name: string, value: string): string {
+  return secrets.seal(JSON.stringify([projectId, name, value]));
+}
+
+/** A sealed secret's value; throws when it was sealed for another project or name. */
+export function openVariable(secrets: SecretBox, projectId: string, row: Pick<SiteEnvRow, 'name' | 'value'>): string {
+  const [p, n, v] = JSON.parse(secrets.open(row.value)) as [string, string, string];
+  if (p !== projectId || n !== row.name) throw new Error(`sealed variable ${row.name} belongs to another site`);
+  return v;
 }
 
 function view(rows: SiteEnvRow[]) {

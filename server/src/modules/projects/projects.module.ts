@@ -10,6 +10,7 @@ import { ProjectsRepository } from './projects.repository';
 import { projectIdsOf } from './project-owners.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
+import { projectsLifecycle } from './projects.lifecycle';
 import type { ProjectKeyKind } from './projects.tables';
 import { planLimitGuard, usageRegistry } from '../plans';
 
@@ -28,6 +29,7 @@ export function createProjectsModule(deps: Deps) {
     lookups: deps.lookups,
     limits: planLimitGuard(deps),
   });
+  service.lifecycles.register(projectsLifecycle(deps));
   // The deprecated aliases: x-api-key with one kind of key each (bucketKey: the secret key on
   // storage; authKey: the publishable key on auth and the database).
   const keyVerifier =
@@ -70,7 +72,7 @@ export const projectsPlugin = fp(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Ownership checks (ownedProject in caller/caller.ts), domains, and the delete clean-ups modules add. */
+    /** Ownership checks (ownedProject in caller/caller.ts), domains, and the lifecycle sections modules register. */
     projects: ProjectsService;
   }
 }

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
 import { activityProject, transactionWithActivity } from '../activity';
@@ -105,3 +106,26 @@ export class ProjectsRepository {
     return row?.project;
   }
 }
+
+/**
+ * A project's rows as an archive carries them (projects.lifecycle.ts): raw statements on the
+ * export's snapshot or the import's transaction, the columns the section names.
+ */
+export const projectArchiveRows = {
+  async project(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | undefined> {
+    return (await selectJsonRows(q, projects, columns, eq(projects.id, projectId)))[0];
+  },
+
+  activeKeys(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow[]> {
+    return selectJsonRows(q, projectKeys, columns, and(eq(projectKeys.projectId, projectId), isNull(projectKeys.revokedAt))!, asc(projectKeys.createdAt));
+  },
+
+  /** Which of the project's id, subdomain and bucket id a project here has already. */
+  async clashes(q: Querier, p: { id: string; subdomain: string; bucketId: string }): Promise<{ id: boolean; subdomain: boolean; bucketId: boolean }> {
+    const found = await selectJsonRows(q, projects, ['id', 'subdomain', 'bucket_id'], or(eq(projects.id, p.id), eq(projects.subdomain, p.subdomain), eq(projects.bucketId, p.bucketId))!);
+    return { id: found.some((r) => r.id === p.id), subdomain: found.some((r) => r.subdomain === p.subdomain), bucketId: found.some((r) => r.bucket_id === p.bucketId) };
+  },
+
+  insertProject: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, projects, columns, [row]),
+  insertKeys: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, projectKeys, columns, rows),
+};

@@ -1,5 +1,6 @@
 // Projects: creation with a unique subdomain, ownership checks, API keys (random, stored hashed
-// and sealed, rotatable), and deletion that lets every module clean up what it holds.
+// and sealed, rotatable), and deletion that lets every module clean up what it holds (its
+// lifecycle section's delete, project-lifecycle.ts).
 import crypto from 'node:crypto';
 import { siteUrl } from './site-url';
 import type { Clock } from '../../platform/clock';
@@ -9,6 +10,7 @@ import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
+import { ProjectLifecycles } from './project-lifecycle';
 import type { PlanLimitGuard } from '../plans';
 import type { ProjectKeyRole } from '../caller';
 
@@ -28,9 +30,6 @@ export function keyKindOf(key: string): ProjectKeyKind | undefined {
   return (Object.keys(KEY_PREFIXES) as ProjectKeyKind[]).find((kind) => KEY_PREFIXES[kind].some((prefix) => key.startsWith(prefix)));
 }
 
-/** Runs when a project is deleted, before its rows go: files, sites, processes, mail. */
-export type ProjectCleanup = (project: ProjectRow) => Promise<void>;
-
 export interface ProjectsServiceDeps {
   repo: ProjectsRepository;
   secrets: SecretBox;
@@ -44,13 +43,10 @@ export interface ProjectsServiceDeps {
 }
 
 export class ProjectsService {
-  private readonly cleanups: { name: string; run: ProjectCleanup }[] = [];
+  /** Each module's section of a project's life: its archive part and its delete (project-lifecycle.ts). */
+  readonly lifecycles = new ProjectLifecycles();
 
   constructor(private readonly d: ProjectsServiceDeps) {}
-
-  onDelete(name: string, run: ProjectCleanup): void {
-    this.cleanups.push({ name, run });
-  }
 
   domainOf(project: Pick<ProjectRow, 'subdomain'>): string {
     return `${project.subdomain}.${this.d.platformDomain}`;
@@ -110,7 +106,8 @@ export class ProjectsService {
   async delete(ownerId: string, projectId: string, confirm: string): Promise<void> {
     const project = await this.requireOwned(ownerId, projectId);
     if (normalizeSubdomain(confirm) !== project.subdomain) throw Errors.validation('body/confirm must equal the project\'s subdomain');
-    for (const cleanup of this.cleanups) await cleanup.run(project);
+    // The sections that refer to others first: files, sites and processes, the database's schema.
+    for (const section of [...this.lifecycles.ordered()].reverse()) await section.delete?.(project);
     await this.d.repo.delete(project.id);
   }
 

@@ -8,3 +8,5 @@ export type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
 export { projectMailers, type ProjectMailers } from './project-mailer';
 // A mail domain's normal form (domains checks a custom domain against it).
 export { normalizeDomain } from './mail-rules';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { smtpLifecycle } from './smtp.lifecycle';

@@ -1,5 +1,6 @@
-// Hosted mail module, the API half (the mail servers are scripts/mail/): service + handlers. A project's domain and its
-// mailboxes go with the project (ON DELETE CASCADE), so no deletion hook is needed.
+// Hosted mail module, the API half (the mail servers are scripts/mail/): service + handlers, and
+// its lifecycle section (a project's domain and mailboxes in archives: smtp.lifecycle.ts; they go
+// with the project by ON DELETE CASCADE, so it has no delete).
 // As a plugin: decorates app.smtp.
 import type { FastifyInstance } from 'fastify';
 import { planLimitGuard, usageRegistry } from '../plans';
@@ -10,6 +11,7 @@ import { createDnsLookup, type DnsLookup } from './dns-records';
 import { SmtpRepository } from './smtp.repository';
 import { SmtpService } from './smtp.service';
 import { createSmtpHandlers } from './smtp.handlers';
+import { smtpLifecycle } from './smtp.lifecycle';
 
 export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) {
   const { mailDkimDir, mailDkimPidFile } = deps.config;
@@ -39,6 +41,7 @@ export const smtpPlugin = fp(
   async (app: FastifyInstance) => {
     const smtp = createSmtpModule(app.deps);
     app.decorate('smtp', smtp.service);
+    app.projects.lifecycles.register(smtpLifecycle(app.deps));
     app.contractParts.add('smtp', smtp);
   },
   { name: 'hostbase-smtp', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },

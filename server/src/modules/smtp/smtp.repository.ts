@@ -1,8 +1,9 @@
 // Drizzle queries for mail domains and mailboxes. Uniqueness (one domain per project, a domain
 // in one project only, one mailbox per address) is the database's: inserts that would break it
 // insert nothing and say so, so concurrent requests can't both win.
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './smtp.tables';
 import { isUniqueViolation } from '../../platform/pg-errors';
 
@@ -95,3 +96,21 @@ export class SmtpRepository {
     return Number(row?.n ?? 0);
   }
 }
+
+/** A project's mail domain and mailboxes as an archive carries them (smtp.lifecycle.ts). */
+export const smtpArchiveRows = {
+  async domain(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | undefined> {
+    return (await selectJsonRows(q, smtpDomains, columns, eq(smtpDomains.projectId, projectId)))[0];
+  },
+  mailboxes: (q: Querier, domainId: string, columns: readonly string[]) =>
+    selectJsonRows(q, mailAccounts, columns, eq(mailAccounts.domainId, domainId), sql`${mailAccounts.email}`),
+  async verifiedByAnother(q: Querier, domain: string): Promise<boolean> {
+    return (await selectJsonRows(q, smtpDomains, ['id'], and(eq(smtpDomains.domain, domain), eq(smtpDomains.verified, true))!)).length > 0;
+  },
+  async takenAddresses(q: Querier, emails: string[]): Promise<string[]> {
+    if (!emails.length) return [];
+    return (await selectJsonRows(q, mailAccounts, ['email'], inArray(mailAccounts.email, emails))).map((r) => String(r.email));
+  },
+  insertDomain: (q: Querier, columns: readonly string[], row: JsonRow) => insertJsonRows(q, smtpDomains, columns, [row]),
+  insertMailboxes: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, mailAccounts, columns, rows),
+};

@@ -7,5 +7,5 @@ export type { StorageObjectRow } from './storage.tables';
 // An account's stored bytes (billing, usage) and the quota deployments are charged to (hosting).
 export { storageFigures, storageQuota, type StorageFigures } from './storage-figures';
 export type { StorageQuota } from './quota';
-// Where a file's bytes are kept (backup's import).
-export { objectKey } from './storage.service';
+// Its lifecycle section, for an archive made without a running platform (cli/project.ts).
+export { storageLifecycle } from './storage.lifecycle';

@@ -1,5 +1,6 @@
-// Storage module: service + handlers, the project-deletion cleanup, and the share link at the
-// bucket domain's root (/s3/object-storage/...), outside the /api prefix the contract lives under.
+// Storage module: service + handlers, its lifecycle section (a project's files in archives and
+// deleted with it: storage.lifecycle.ts), and the share link at the bucket domain's root
+// (/s3/object-storage/...), outside the /api prefix the contract lives under.
 // As a plugin: decorates app.storage.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,6 +15,7 @@ import { createStorageHandlers, shareLinkHandler } from './storage.handlers';
 import { Sharing } from './sharing';
 import { SignedUrls } from './signed-urls';
 import { SignedUrlSigner } from './signed-url-token';
+import { storageLifecycle } from './storage.lifecycle';
 
 /**
  * What storage asks of a project's end users (a signed URL made for one holds while the user is
@@ -49,12 +51,12 @@ export function createStorageModule(deps: Deps, projects: ProjectsService, endUs
     publicUrl: deps.config.publicUrl,
     maxSeconds: deps.config.signedUrlMaxSeconds,
   });
-  projects.onDelete('storage', (project) => service.deleteProjectFiles(project));
+  projects.lifecycles.register(storageLifecycle(deps));
   const parts = { storage: service, access, sharing, signedUrls };
   return { service, parts, handlers: createStorageHandlers(parts) };
 }
 
-/** A project's files: deleted with it (app.projects.onDelete). */
+/** A project's files: exported, imported and deleted with it (app.projects.lifecycles). */
 export const storagePlugin = fp(
   async (app: FastifyInstance) => {
     const storage = createStorageModule(app.deps, app.projects, app.authUsers);

@@ -5,12 +5,13 @@
 // row, so two concurrent writers of one account can't both squeeze under the quota.
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
 import { isUuid } from '../../platform/ids';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { accounts } from '../accounts/accounts.tables';
 import { projects } from '../projects/projects.tables';
 import { siteDeployments } from '../hosting/hosting.tables';
-import { storageObjects, type NewStorageObject, type StorageObjectRow } from './storage.tables';
+import { storageObjects, storageRules, type NewStorageObject, type StorageObjectRow } from './storage.tables';
 import { activityNote, transactionWithActivity } from '../activity';
 
 export interface Usage {
@@ -197,3 +198,13 @@ export class StorageRepository {
     return deleted;
   }
 }
+
+/** A project's files and folder rules as an archive carries them (storage.lifecycle.ts). */
+export const storageArchiveRows = {
+  files: (q: Querier, projectId: string, columns: readonly string[]) =>
+    selectJsonRows(q, storageObjects, columns, eq(storageObjects.projectId, projectId), sql`${storageObjects.createdAt}, ${storageObjects.objectId}`),
+  rules: (q: Querier, projectId: string, columns: readonly string[]) =>
+    selectJsonRows(q, storageRules, columns, eq(storageRules.projectId, projectId), sql`${storageRules.folder}`),
+  insertFiles: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, storageObjects, columns, rows),
+  insertRules: (q: Querier, columns: readonly string[], rows: JsonRow[]) => insertJsonRows(q, storageRules, columns, rows),
+};

@@ -259,10 +259,6 @@ export class StorageService {
   }
 
   /** Removes every byte of a project; its rows go with the project (ON DELETE CASCADE). */
-  async deleteProjectFiles(project: Pick<ProjectRow, 'id'>): Promise<void> {
-    await this.d.store.deletePrefix(projectPrefix(project.id));
-  }
-
   /** The project's own file, or 404 (another project's file is indistinguishable from none). */
   async owned(project: ProjectRow, objectId: string): Promise<StorageObjectRow> {
     const row = await this.d.repo.find(objectId);
