@@ -14,7 +14,7 @@ import { request } from '../helpers/http-request';
 jest.setTimeout(120_000);
 
 const root = path.resolve(__dirname, '..', '..');
-const CLI = path.join(root, 'packages/client/src/cli.ts');
+const CLI = path.join(root, 'packages/cli/src/cli.ts');
 
 let t: TestApp;
 let url: string;

@@ -8,9 +8,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { followBuild, FollowError } from '../../packages/client/src/follow-build';
-import { guessType } from '../../packages/client/src/site-type';
-import { listFolder } from '../../packages/client/src/zip';
+import { followBuild, FollowError } from '../../packages/cli/src/follow-build';
+import { guessType } from '../../packages/cli/src/site-type';
+import { listFolder } from '../../packages/cli/src/zip';
 
 jest.setTimeout(60_000);
 
@@ -183,7 +183,7 @@ describe('hostbase deploy of source code', () => {
     const config = fs.mkdtempSync(path.join(home, 'config-'));
     fs.writeFileSync(path.join(config, 'credentials.json'), JSON.stringify({ url: p.url, email: 'dev@example.com', token: 'dev-token' }), { mode: 0o600 });
     return new Promise((resolve, reject) => {
-      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/client/src/cli.ts'), ...args], {
+      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/cli/src/cli.ts'), ...args], {
         cwd: root,
         env: { ...process.env, HOSTBASE_CONFIG_DIR: config, HOSTBASE_POLL_MS: '10' },
         stdio: ['ignore', 'pipe', 'pipe'],
