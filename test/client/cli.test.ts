@@ -258,7 +258,7 @@ describe('with a stored sign-in', () => {
     expect(await hostbase(['projects'], { config })).toMatchObject({ code: 1, stderr: expect.stringContaining('Not signed in. Run `hostbase login` first.') });
     expect(await hostbase(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command "frobnicate"') });
     expect(await hostbase(['projects', '--bogus'])).toMatchObject({ code: 2 });
-    expect((await hostbase(['--help'])).stdout).toContain('hostbase deploy <folder>');
+    expect((await hostbase(['--help'])).stdout).toContain('hostbase deploy [folder]');
     const out = await hostbase(['logout']);
     expect(out.stdout).toContain('Signed out');
     expect(await hostbase(['projects'])).toMatchObject({ code: 1 });
