@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**', 'scripts/**', 'bench/**', 'test/**', '*.js', '*.mjs', 'web/*.ts', 'web/*.mts'],
+    files: ['server/**', 'scripts/**', 'bench/**', 'test/**', '*.js', '*.mjs', 'web/*.ts', 'web/*.mts', 'packages/*/build.mjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -2,7 +2,7 @@
 //  1. The zip of a built folder (server: hosting/builds/output-archive.ts, what a build from source
 //     stores as its deployment and what an export makes of a manifest deployment): a 5,000-file,
 //     ~100 MB folder (4,900 text files of 6-42 KB that compress, 100 random 100 KB files that don't).
-//  2. The CLI's zip of the same folder (packages/client/src/zip.ts, `hostbase deploy` of source).
+//  2. The CLI's zip of the same folder (packages/cli/src/zip.ts, `hostbase deploy` of source).
 //  3. The tar.gz of a project export (backup/tar.ts): the same files written and extracted again.
 //  4. A project export and import round trip through the real modules (PGlite in memory, files on
 //     disk): a manifest deployment of 2,000 files (zipped at export) and 20 stored files of 1 MiB.
@@ -18,7 +18,7 @@ import { openDatabase } from '../server/src/db/client';
 import { writeArchive } from '../server/src/modules/hosting/builds/output-archive';
 import { backupDeps, exportProject, importProject } from '../server/src/modules/backup';
 import { TarWriter, extractTar } from '../server/src/modules/backup/tar';
-import { listFolder, zipEntries } from '../packages/client/src/zip';
+import { listFolder, zipEntries } from '../packages/cli/src/zip';
 import { multipart } from '../test/helpers/factories';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -5,7 +5,8 @@
 //   server/src/generated/openapi.json   (the parsed document the server wires its routes from)
 //   web/src/api/generated/**            (orval: the console's react-query hooks; scripts/gen-web.mjs)
 //   shared/generated/contract.ts        (the schemas both the server and the console check by)
-//   packages/client/src/generated/openapi.ts (openapi-typescript: the types of @hostbase/client)
+//   packages/client/src/generated/openapi.ts (openapi-typescript: the types of @hostbase/client,
+//                                             its app-facing operations only)
 // With --check it generates into a temp dir and fails when a committed file differs (stale).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -76,14 +77,47 @@ function genShared(outDir) {
   );
 }
 
-// @hostbase/client ships its types: a .ts of types only, so tsc emits its .d.ts into dist/ beside
-// the rest (a .d.ts source would not be copied).
+// @hostbase/client ships the types of the app-facing API only (end-user auth, storage, database
+// rows): the operations under these prefixes and the components they reach. The whole platform's
+// types were 395 kB of a 476 kB package that a page's developer never uses. A .ts of types only, so
+// tsc emits its .d.ts into dist/ beside the rest (a .d.ts source would not be copied).
+const CLIENT_PATHS = ['/auth/v1/', '/storage/v1/', '/db/v1/'];
+
+/** The document cut down to the client's paths and every component they reference, transitively. */
+function clientSpec(spec) {
+  // The operations' prose (a page each, for the API reference) is left out; the schemas keep theirs.
+  const brief = (item) => Object.fromEntries(Object.entries(item).map(([method, op]) => [method, op && typeof op === 'object' && !Array.isArray(op) ? { ...op, description: undefined } : op]));
+  const paths = Object.fromEntries(Object.entries(spec.paths).filter(([p]) => CLIENT_PATHS.some((prefix) => p.startsWith(prefix))).map(([p, item]) => [p, brief(item)]));
+  const kept = {};
+  const visit = (value) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [k, v] of Object.entries(value)) {
+      const m = k === '$ref' && typeof v === 'string' && /^#\/components\/([^/]+)\/(.+)$/.exec(v);
+      if (m) {
+        const [, kind, name] = m;
+        kept[kind] ??= {};
+        if (kept[kind][name]) continue;
+        kept[kind][name] = spec.components[kind][name];
+        visit(kept[kind][name]);
+      } else visit(v);
+    }
+  };
+  visit(paths);
+  const components = Object.fromEntries(Object.keys(kept).sort().map((kind) => [kind, Object.fromEntries(Object.keys(kept[kind]).sort().map((n) => [n, kept[kind][n]]))]));
+  return { openapi: spec.openapi, info: spec.info, servers: spec.servers, paths, components };
+}
+
 function genClient(outDir) {
   fs.mkdirSync(outDir, { recursive: true });
   const out = path.join(outDir, 'openapi.ts');
+  const spec = YAML.parse(fs.readFileSync(path.join(root, 'openapi.yaml'), 'utf8'), { merge: true });
+  const input = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-client-spec-')), 'client.json');
+  fs.writeFileSync(input, JSON.stringify(clientSpec(spec)));
   // From the output folder, as for the server's types: not under the repository's redocly.yaml.
-  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', out, '--alphabetize'], { stdio: 'pipe', cwd: outDir });
-  fs.writeFileSync(out, HEADER + fs.readFileSync(out, 'utf8'));
+  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [input, '-o', out, '--alphabetize'], { stdio: 'pipe', cwd: outDir });
+  fs.rmSync(path.dirname(input), { recursive: true, force: true });
+  fs.writeFileSync(out, HEADER + '// The app-facing operations only (' + CLIENT_PATHS.join(', ') + '), and the components they use.\n' + fs.readFileSync(out, 'utf8'));
 }
 
 function genWeb(outDir) {

@@ -14,7 +14,7 @@ import { request } from '../helpers/http-request';
 jest.setTimeout(120_000);
 
 const root = path.resolve(__dirname, '..', '..');
-const CLI = path.join(root, 'packages/client/src/cli.ts');
+const CLI = path.join(root, 'packages/cli/src/cli.ts');
 
 let t: TestApp;
 let url: string;
@@ -75,6 +75,20 @@ afterAll(async () => {
 });
 
 describe('login', () => {
+  test('--token: checked with the platform, then stored; a wrong one is refused and nothing stored', async () => {
+    const config = path.join(home, 'token-login');
+    const bad = await hostbase(['login', '--url', url, '--token', 'not-a-token', '--json'], { config });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).error.message).toContain('That token is not a valid sign-in');
+    expect(fs.existsSync(path.join(config, 'credentials.json'))).toBe(false);
+    const r = await hostbase(['login', '--url', url, '--token', dev.token, '--json'], { config });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ url, credentials: path.join(config, 'credentials.json') });
+    const list = await hostbase(['projects', '--json'], { config });
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).map((p: { id: string }) => p.id).sort()).toEqual([site.id, other.id].sort());
+  });
+
   test('email and password from standard input; the token file is the user\'s alone', async () => {
     const r = await hostbase(['login', '--url', url], { input: `${dev.email}\n${dev.password}\n` });
     expect(r.stderr).toContain('Password:');
@@ -258,7 +272,7 @@ describe('with a stored sign-in', () => {
     expect(await hostbase(['projects'], { config })).toMatchObject({ code: 1, stderr: expect.stringContaining('Not signed in. Run `hostbase login` first.') });
     expect(await hostbase(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command "frobnicate"') });
     expect(await hostbase(['projects', '--bogus'])).toMatchObject({ code: 2 });
-    expect((await hostbase(['--help'])).stdout).toContain('hostbase deploy <folder>');
+    expect((await hostbase(['--help'])).stdout).toContain('hostbase deploy [folder]');
     const out = await hostbase(['logout']);
     expect(out.stdout).toContain('Signed out');
     expect(await hostbase(['projects'])).toMatchObject({ code: 1 });

@@ -8,9 +8,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { followBuild, FollowError } from '../../packages/client/src/follow-build';
-import { guessType } from '../../packages/client/src/site-type';
-import { listFolder } from '../../packages/client/src/zip';
+import { followBuild, FollowError } from '../../packages/cli/src/follow-build';
+import { guessType } from '../../packages/cli/src/site-type';
+import { listFolder } from '../../packages/cli/src/zip';
 
 jest.setTimeout(60_000);
 
@@ -33,7 +33,7 @@ async function platform(stream: (res: http.ServerResponse, n: number) => Promise
   const uploads: Platform['uploads'] = [];
   const server = http.createServer(async (req, res) => {
     const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (req.method === 'POST' && req.url === '/api/projects') return json(200, [{ id: 'p1', project_name: 'shop', subdomain: 'shop', primary_domain: 'shop.hostbase.test', created_at: '2026-11-25T00:00:00.000Z' }]);
+    if (req.method === 'POST' && req.url === '/api/projects') return json(200, [{ id: 'p1', project_name: 'shop', subdomain: 'shop', primary_domain: 'shop.hostbase.test', site_url: 'http://shop.hostbase.test:8080', created_at: '2026-11-25T00:00:00.000Z' }]);
     if (req.method === 'POST' && req.url === '/api/project/p1/upload-and-extract-zip/') {
       const form = await new Request('http://x/', { method: 'POST', headers: req.headers as Record<string, string>, body: Buffer.concat(await req.toArray()) }).formData();
       uploads.push({ type: String(form.get('type')), zip: Buffer.from(await (form.get('file') as Blob).arrayBuffer()) });
@@ -183,7 +183,7 @@ describe('hostbase deploy of source code', () => {
     const config = fs.mkdtempSync(path.join(home, 'config-'));
     fs.writeFileSync(path.join(config, 'credentials.json'), JSON.stringify({ url: p.url, email: 'dev@example.com', token: 'dev-token' }), { mode: 0o600 });
     return new Promise((resolve, reject) => {
-      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/client/src/cli.ts'), ...args], {
+      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/cli/src/cli.ts'), ...args], {
         cwd: root,
         env: { ...process.env, HOSTBASE_CONFIG_DIR: config, HOSTBASE_POLL_MS: '10' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -220,7 +220,7 @@ describe('hostbase deploy of source code', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Leaving out node_modules/');
       expect(r.stdout).toMatch(/Deploying 3 files .* as Vite/);
-      expect(r.stdout).toContain('Build started: Detected Vite (package.json: vite, scripts.build)\n$ npm ci\ndist/index.html 0.4 kB\nDeployment d2 is live: http://shop.hostbase.test');
+      expect(r.stdout).toContain('Build started: Detected Vite (package.json: vite, scripts.build)\n$ npm ci\ndist/index.html 0.4 kB\nDeployment d2 is live: http://shop.hostbase.test:8080');
       expect(p.uploads[0].type).toBe('Vite');
       expect(p.uploads[0].zip.includes('src/main.js')).toBe(true);
       expect(p.uploads[0].zip.includes('node_modules')).toBe(false);
@@ -254,7 +254,7 @@ describe('hostbase deploy of source code', () => {
       fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"prebuilt"}');
       const r = await hostbase(p, ['deploy', dir]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('Deployment d2 is live: http://shop.hostbase.test');
+      expect(r.stdout).toContain('Deployment d2 is live: http://shop.hostbase.test:8080');
       expect(p.streams).toEqual([]);
     } finally {
       await p.close();

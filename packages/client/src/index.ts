@@ -52,12 +52,21 @@ export interface ClientOptions {
   /** Seconds before expiry at which the session is refreshed (default 60). */
   refreshMargin?: number;
   fetch?: typeof fetch;
+  /**
+   * Milliseconds to wait for an answer before failing with a HostbaseError (code `timeout`);
+   * default: no limit. Counts until the answer starts, so downloads and change streams aren't cut.
+   */
+  timeout?: number;
 }
 
-/** Every failed call throws one: the server's message and code, and the HTTP status. */
+/**
+ * Every failure of the client is one: the server's `message` and `code` with the HTTP `status`; or,
+ * when no answer came (`status` 0), what to check, with `code` `network_error`, `timeout`, `aborted`
+ * or `invalid_response`, and the underlying error as `cause`.
+ */
 export class HostbaseError extends Error {
-  constructor(message: string, readonly status: number, readonly code?: string) {
-    super(message);
+  constructor(message: string, readonly status: number, readonly code?: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'HostbaseError';
   }
 }
@@ -73,6 +82,56 @@ async function failure(res: Response): Promise<HostbaseError> {
     /* not JSON: the status says it */
   }
   return new HostbaseError(message, res.status, code);
+}
+
+/** The platform's address as the developer gave it (without the /api the client adds). */
+const platformOf = (base: string) => base.replace(/\/api$/, '');
+
+/** fetch's own words and, when it has one, the reason below them ("fetch failed: connect ECONNREFUSED …"). */
+function reason(err: unknown): string {
+  const e = err as { message?: string; cause?: { message?: string; code?: string } };
+  const below = e?.cause?.message || e?.cause?.code;
+  return [e?.message || String(err), below].filter(Boolean).join(': ');
+}
+
+/**
+ * One HTTP exchange: fetch, with what went wrong turned into a HostbaseError that says what to do.
+ * `timeout` (ms) bounds the wait for the answer's headers only, so a long download or a change
+ * stream is not cut.
+ */
+async function send(doFetch: typeof fetch, base: string, url: string, init: RequestInit, timeout?: number): Promise<Response> {
+  const own = new AbortController();
+  const outer = init.signal;
+  const onAbort = () => own.abort(outer?.reason);
+  outer?.addEventListener('abort', onAbort, { once: true });
+  if (outer?.aborted) own.abort(outer.reason);
+  let timedOut = false;
+  const timer = timeout
+    ? setTimeout(() => {
+        timedOut = true;
+        own.abort();
+      }, timeout)
+    : undefined;
+  try {
+    return await doFetch(url, { ...init, signal: own.signal });
+  } catch (err) {
+    const at = platformOf(base);
+    if (timedOut) throw new HostbaseError(`Hostbase at ${at} did not answer within ${timeout} ms — is the server overloaded, or the address right? (timed out)`, 0, 'timeout', { cause: err });
+    if (outer?.aborted) throw new HostbaseError('The request was aborted', 0, 'aborted', { cause: outer.reason ?? err });
+    throw new HostbaseError(`Could not reach Hostbase at ${at} — is the server running, and the address right? (${reason(err)})`, 0, 'network_error', { cause: err });
+  } finally {
+    if (timer) clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a HostbaseError. */
+async function json<T>(res: Response, base: string): Promise<T> {
+  try {
+    return (await res.json()) as T;
+  } catch (err) {
+    throw new HostbaseError(`Hostbase at ${platformOf(base)} answered ${res.status} with something that is not the API's JSON — is the address the platform's? (${reason(err)})`, res.status, 'invalid_response', { cause: err });
+  }
 }
 
 function memoryStore(): SessionStore {
@@ -104,6 +163,8 @@ export interface RequestOptions {
   /** Send the end user's access token when signed in (default true). */
   asUser?: boolean;
   signal?: AbortSignal;
+  /** A stream that stays open (changes): the client's timeout does not apply. */
+  stream?: boolean;
 }
 
 export type HostbaseClient = ReturnType<typeof createClient>;
@@ -113,7 +174,7 @@ export type HostbaseClient = ReturnType<typeof createClient>;
  * publishable key (safe in a page; the secret key only on servers).
  */
 export function createClient(url: string, key: string, options: ClientOptions = {}) {
-  if (!url || !key) throw new Error('createClient(url, key): both are required');
+  if (!url || !key) throw new HostbaseError('createClient(url, key): both are required (the platform\'s address and the project\'s publishable key)', 0, 'invalid_arguments');
   const base = apiBase(url);
   const doFetch = options.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const auth = new Auth(base, key, doFetch, options);
@@ -131,11 +192,11 @@ export function createClient(url: string, key: string, options: ClientOptions = 
     }
     // A streamed body (uploads in Node) must say it is sent while the answer may already come.
     const duplex = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream ? { duplex: 'half' } : {};
-    const res = await doFetch(base + path, { method: o.method ?? 'GET', headers, body, signal: o.signal, ...duplex });
+    const res = await send(doFetch, base, base + path, { method: o.method ?? 'GET', headers, body, signal: o.signal, ...duplex }, o.stream ? undefined : options.timeout);
     if (!res.ok) throw await failure(res);
     return res;
   }
-  const request = async <T>(path: string, o: RequestOptions = {}): Promise<T> => (await raw(path, o)).json() as Promise<T>;
+  const request = async <T>(path: string, o: RequestOptions = {}): Promise<T> => json<T>(await raw(path, o), base);
   const ctx: Ctx = { base, key, auth, raw, request };
 
   return {
@@ -223,9 +284,9 @@ export class Auth {
   async getUser(): Promise<EndUser> {
     const token = await this.accessToken();
     if (!token) throw new HostbaseError('Not signed in', 401);
-    const res = await this.doFetch(`${this.base}/auth/v1/user`, { headers: { [KEY_HEADER]: this.key, [USER_TOKEN_HEADER]: userTokenValue(token) } });
+    const res = await send(this.doFetch, this.base, `${this.base}/auth/v1/user`, { headers: { [KEY_HEADER]: this.key, [USER_TOKEN_HEADER]: userTokenValue(token) } }, this.options.timeout);
     if (!res.ok) throw await failure(res);
-    const user = (await res.json()) as EndUser;
+    const user = await json<EndUser>(res, this.base);
     if (this.session) this.session = { ...this.session, user };
     return user;
   }
@@ -281,13 +342,15 @@ export class Auth {
   }
 
   private async post<T>(path: string, body: object): Promise<T> {
-    const res = await this.doFetch(this.base + path, {
-      method: 'POST',
-      headers: { [KEY_HEADER]: this.key, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const res = await send(
+      this.doFetch,
+      this.base,
+      this.base + path,
+      { method: 'POST', headers: { [KEY_HEADER]: this.key, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      this.options.timeout,
+    );
     if (!res.ok) throw await failure(res);
-    return res.json() as Promise<T>;
+    return json<T>(res, this.base);
   }
 
   private set<S extends Session | null>(session: S, event: AuthEvent): S {
@@ -427,12 +490,17 @@ export class Storage {
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(total === undefined ? {} : { 'content-length': String(head.byteLength + total + tail.byteLength) }) },
       signal: options.signal,
     });
-    return withName(((await res.json()) as { file: Schemas['StorageFile'] }).file);
+    return withName((await json<{ file: Schemas['StorageFile'] }>(res, this.c.base)).file);
   }
 
   /** The file's bytes (a Blob; `.text()`, `.arrayBuffer()`, `URL.createObjectURL`). */
   async download(objectId: string): Promise<Blob> {
-    return (await this.c.raw(`/storage/v1/objects/${encodeURIComponent(objectId)}`)).blob();
+    const res = await this.c.raw(`/storage/v1/objects/${encodeURIComponent(objectId)}`);
+    try {
+      return await res.blob();
+    } catch (err) {
+      throw new HostbaseError(`The download from Hostbase at ${platformOf(this.c.base)} broke off (${reason(err)})`, 0, 'network_error', { cause: err });
+    }
   }
 
   /**
@@ -509,11 +577,11 @@ export class Storage {
       x.upload.onprogress = (e) => options.onProgress?.(e.loaded, e.lengthComputable ? e.total : undefined);
       x.onload = () => {
         const res = new Response(x.responseText, { status: x.status });
-        if (x.status >= 200 && x.status < 300) resolve(res.json());
+        if (x.status >= 200 && x.status < 300) resolve(json(res, this.c.base));
         else failure(res).then(reject);
       };
-      x.onerror = () => reject(new HostbaseError('Network error during upload', 0));
-      x.onabort = () => reject(new HostbaseError('Upload aborted', 0));
+      x.onerror = () => reject(new HostbaseError(`Could not reach Hostbase at ${platformOf(this.c.base)} during the upload — is the server running, and the address right? (network error)`, 0, 'network_error'));
+      x.onabort = () => reject(new HostbaseError('The upload was aborted', 0, 'aborted', { cause: options.signal?.reason }));
       options.signal?.addEventListener('abort', () => x.abort());
       x.send(form);
     });
@@ -661,18 +729,19 @@ export class Query<Row = Record<string, unknown>, Result = DbRowPage<Row>> imple
     const loop = async () => {
       while (!stop.signal.aborted) {
         try {
-          const res = await this.c.raw(`/db/v1/${encodeURIComponent(this.table)}/changes`, { headers: { accept: 'text/event-stream' }, signal: stop.signal });
+          const res = await this.c.raw(`/db/v1/${encodeURIComponent(this.table)}/changes`, { headers: { accept: 'text/event-stream' }, signal: stop.signal, stream: true });
           await readEvents(res, (event, data) => {
             if (event === 'ready') {
               failures = 0;
               options.onReady?.();
-            } else if (event === 'error') throw new HostbaseError(JSON.parse(data).message ?? 'The change stream ended', 0);
+            } else if (event === 'error') throw new HostbaseError(JSON.parse(data).message ?? 'The change stream ended', 0, 'stream_ended');
             else if (event === 'INSERT' || event === 'UPDATE' || event === 'DELETE') onChange(JSON.parse(data));
           });
-          if (!stop.signal.aborted) throw new HostbaseError('The change stream ended', 0);
+          if (!stop.signal.aborted) throw new HostbaseError('The change stream ended', 0, 'stream_ended');
         } catch (err) {
           if (stop.signal.aborted) return;
-          options.onError?.(err as Error);
+          // A stream cut mid-way fails inside the body's reader: said the same way as any other failure.
+          options.onError?.(err instanceof HostbaseError ? err : new HostbaseError(`The change stream from Hostbase at ${platformOf(this.c.base)} broke off (${reason(err)})`, 0, 'network_error', { cause: err }));
           // Refusals that a retry won't change (no access, no table, bad key) end the subscription.
           if (err instanceof HostbaseError && [400, 401, 403, 404].includes(err.status)) return;
           failures += 1;

@@ -1,3 +1,3 @@
-// The build log stream's parser is the client package's (packages/client/src/sse.ts): one copy for
+// The build log stream's parser is the CLI package's (packages/cli/src/sse.ts): one copy for
 // the CLI and the console.
-export { sseParser, type SseEvent } from '../../../packages/client/src/sse';
+export { sseParser, type SseEvent } from '../../../packages/cli/src/sse';

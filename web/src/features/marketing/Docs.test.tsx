@@ -71,6 +71,6 @@ it('links the guides for running a platform, each a file under docs/ that the bu
   expect(section.nextElementSibling?.textContent).toContain('npm start');
   const links = [...section.nextElementSibling!.nextElementSibling!.querySelectorAll('a')].map((a) => a.getAttribute('href'));
   expect(links).toEqual(
-    ['configuration', 'security', 'api', 'sdk', 'hosting', 'mail', 'instances', 'backup', 'operations', 'development'].map((f) => `/docs/${f}.md`),
+    ['configuration', 'security', 'api', 'sdk', 'cli', 'hosting', 'mail', 'instances', 'backup', 'operations', 'development'].map((f) => `/docs/${f}.md`),
   );
 });

@@ -25,7 +25,8 @@ const GUIDES: { file: string; title: string; text: string }[] = [
   { file: 'configuration', title: 'Configuration', text: 'Every setting, from the port and the data folder to S3, mail and payments.' },
   { file: 'security', title: 'Security', text: 'The sandbox of hosted code, sign-in throttling, headers, tokens and the limits the platform enforces.' },
   { file: 'api', title: 'The API by hand', text: 'curl examples, app keys, file access rules, signed links and the project database.' },
-  { file: 'sdk', title: 'JavaScript client and CLI', text: 'The @hostbase/client package and the hostbase command in full.' },
+  { file: 'sdk', title: 'JavaScript client', text: 'Installing @hostbase/client, a first app in six lines, and its errors.' },
+  { file: 'cli', title: 'The hostbase command', text: 'Sign in, link a folder, deploy it, logs and site variables; --json and exit codes.' },
   { file: 'hosting', title: 'Hosting', text: 'Deploys, builds from source, redirects and headers, custom domains and certificates.' },
   { file: 'mail', title: 'Hosted e-mail', text: 'Setting up Postfix, Dovecot and OpenDKIM against the platform, DKIM keys and project mail.' },
   { file: 'instances', title: 'Several instances', text: 'Running more than one instance: where sites run, what is shared, how an instance stops.' },
@@ -167,11 +168,12 @@ export default function Docs() {
 
           <h2 id="sdk">JavaScript SDK</h2>
           <p>
-            <code>@hostbase/client</code> works in browsers and Node 20, as ESM with TypeScript types generated from the API
-            contract. It keeps the end user&apos;s session, uploads with progress and builds database queries.
+            <code>@hostbase/client</code> works in browsers and Node 20, as ESM or CommonJS with TypeScript types generated
+            from the API contract, and has no dependencies. It keeps the end user&apos;s session, uploads with progress and builds database queries.
           </p>
           <pre>
-            <code>{`npm install @hostbase/client
+            <code>{`# until it is published: npm run pack in a Hostbase checkout, then
+npm install /path/to/hostbase/dist/packages/hostbase-client-0.1.0.tgz
 
 import { createClient, HostbaseError } from '@hostbase/client';
 const hb = createClient('${origin}', 'hb_publishable_…');
@@ -192,8 +194,9 @@ try {
 
           <h2 id="cli">CLI</h2>
           <p>
-            The <code>hostbase</code> command comes with the same package: sign in, list your projects, deploy a folder and
-            follow its logs.
+            The <code>hostbase</code> command is the <code>@hostbase/cli</code> package (in a Hostbase checkout,{' '}
+            <code>npx hostbase</code>; elsewhere, install its tarball from <code>npm run pack</code>): sign in, link a folder
+            to a project, deploy it and follow its logs. Every command takes <code>--json</code>.
           </p>
           <pre>
             <code>{`npx hostbase login --url ${origin}

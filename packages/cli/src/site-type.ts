@@ -28,3 +28,6 @@ export function guessType(names: string[], read: (name: string) => string): stri
   // No framework: a page with its tooling's package.json is a static site, else a Node app.
   return has('index.html') ? 'Static' : 'Node';
 }
+
+/** The types `--type` accepts (Node.js: the platform's other name for Node). */
+export const TYPES = ['Static', 'Node', 'PHP', 'Flask', 'React', 'Vite', 'Angular', 'Next.js', 'Vue', 'Astro', 'Node.js'];
