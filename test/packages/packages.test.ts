@@ -200,3 +200,38 @@ try {
     expect(cjs).toMatchObject({ code: 0, stdout: 'function function\n' });
   });
 });
+
+describe("the README's first app", () => {
+  /** The fenced blocks of the README's first-app section, in order, with their language. */
+  function blocks(): { lang: string; code: string }[] {
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## A first app in five minutes'), readme.indexOf('\n## ', readme.indexOf('## A first app in five minutes') + 5));
+    return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, code: m[2]! }));
+  }
+
+  test('runs as written against a running platform: the curl set-up, the packed client, the script, the deploy', async () => {
+    const [setup, install, script, site] = blocks();
+    expect([setup?.lang, install?.lang, script?.lang, site?.lang]).toEqual(['sh', 'sh', 'js', 'sh']);
+    const at = (code: string) => code.replaceAll('http://localhost:3000', url);
+    const appDir = path.join(home, 'first-app');
+    const configDir = path.join(home, 'readme-config');
+    // One shell, as a reader pastes the blocks one after the other: the set-up's variables (K) carry on.
+    const steps = [
+      'set -e',
+      at(setup!.code),
+      install!.code.replaceAll('/tmp/first-app', appDir),
+      `cat > first-app.mjs <<'JS'\n${at(script!.code)}JS`,
+      'K=$K node first-app.mjs',
+      `cd ${JSON.stringify(root)}`,
+      // The deploy block but its last line: the site's address is the test platform's PUBLIC_URL.
+      at(site!.code.split('\n').filter((l) => l && !l.startsWith('curl')).join('\n')),
+    ].join('\n');
+    const r = await run('bash', ['-c', steps], { cwd: root, env: { HOSTBASE_CONFIG_DIR: configDir } });
+    fs.rmSync(path.join(root, 'site'), { recursive: true, force: true });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("[ { id: 1, body: 'my first row' } ]");
+    expect(r.stdout).toContain('Hello, Hostbase!');
+    expect(r.stdout).toMatch(/Deployment \S+ is live: http:\/\/notes\.localhost:3000\n/);
+  });
+});
