@@ -53,7 +53,7 @@ const KNOWN = [
   { file: 'modules/billing/billing.repository.ts', runtime: ['accounts/accounts.tables'] },
   { file: 'modules/domains/domains.repository.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/hosting/hosting.repository.ts', runtime: ['projects/projects.tables'] },
-  { file: 'modules/hosting/bandwidth.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
+  { file: 'modules/hosting/edge/bandwidth.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/notifications/notifications.module.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/storage/storage-access.repository.ts', runtime: ['projects/projects.tables'] },
   // The one storage accounting: files and deployments' bytes of an account, under its row's lock.

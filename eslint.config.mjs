@@ -46,9 +46,9 @@ export default tseslint.config(
             // no drizzle table and one file each that keeps them; site-identities.ts allocates uids.
             rate_limits: 'platform/rate-limit.ts',
             platform_instances: 'platform/lookup-cache.ts',
-            site_runtime_logs: 'modules/hosting/runtime-logs.ts',
-            site_runner_lease: 'modules/hosting/runtime.leased.ts',
-            site_identities: 'modules/hosting/site-identities.ts',
+            site_runtime_logs: 'modules/hosting/runtime/runtime-logs.ts',
+            site_runner_lease: 'modules/hosting/runtime/runtime.leased.ts',
+            site_identities: 'modules/hosting/runtime/site-identities.ts',
           },
           // Known exceptions: today's raw SQL outside a table's door, each with the work that ends it.
           exceptions: [
@@ -93,7 +93,7 @@ export default tseslint.config(
               why: "Joins the project's row (its subdomain, its owner) into the gateway's lookups.",
             },
             {
-              file: 'modules/hosting/instant-deploy.ts',
+              file: 'modules/hosting/deploy/instant-deploy.ts',
               tables: ['site_blobs', 'site_manifests', 'site_deployments'],
               why: "Hosting's own tables written outside hosting.repository.ts (manifest deploys).",
             },

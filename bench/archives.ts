@@ -15,7 +15,7 @@ import path from 'node:path';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/client';
-import { writeArchive } from '../server/src/modules/hosting/builds/output-archive';
+import { writeArchive } from '../server/src/modules/hosting/build/output-archive';
 import { exportProject, type BackupDeps } from '../server/src/modules/backup/export';
 import { importProject } from '../server/src/modules/backup/import';
 import { TarWriter, extractTar } from '../server/src/modules/backup/tar';

@@ -12,13 +12,13 @@ import { Errors } from '../../platform/errors';
 import { currentAccount, ownedProject } from '../caller';
 import type { ProjectsService } from '../projects';
 import type { HostingService } from './hosting.service';
-import type { SiteFiles } from './site-files';
-import { PROJECT_TYPES } from './site-layout';
-import { IN_MEMORY_MAX } from './zip-extract';
-import type { InstantDeploys } from './instant-deploy';
+import type { SiteFiles } from './deploy/site-files';
+import { PROJECT_TYPES } from './deploy/site-layout';
+import { IN_MEMORY_MAX } from './deploy/zip-extract';
+import type { InstantDeploys } from './deploy/instant-deploy';
 import { activityNote } from '../activity';
-import type { BuildSettingsService } from './build-settings';
-import { SSE_HEADERS, type BuildLogStreams } from './build-log-stream';
+import type { BuildSettingsService } from './build/build-settings';
+import { SSE_HEADERS, type BuildLogStreams } from './build/build-log-stream';
 
 export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService, logStreams: BuildLogStreams): HandlerMap {
   return {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean, jsonb, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { SiteRules } from './site-rules';
+import type { SiteRules } from './deploy/site-rules';
 import { projects } from '../projects/projects.tables';
 
 export const siteDeployments = pgTable('site_deployments', {

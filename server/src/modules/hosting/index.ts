@@ -6,10 +6,10 @@ export type { HostingService } from './hosting.service';
 export type { BuildSettingsRow, DeploymentRow, SiteEnvRow } from './hosting.tables';
 // app.ts: the server's front door (static sites answered before Fastify), and a runtime of a
 // test's own.
-export { FrontDoor } from './front-door';
-export type { Runtime } from './runtime';
+export { FrontDoor } from './edge/front-door';
+export type { Runtime } from './runtime/runtime';
 // What a project archive carries of a site (backup), until exports go through a registry each
 // module answers for itself.
-export { blobKey, siteKeyPrefix } from './site-files';
-export { envNameProblem } from './site-env';
-export { pathProblem } from './instant-deploy';
+export { blobKey, siteKeyPrefix } from './deploy/site-files';
+export { envNameProblem } from './runtime/site-env';
+export { pathProblem } from './deploy/instant-deploy';

@@ -14,19 +14,19 @@ import path from 'node:path';
 import { PassThrough, type Duplex } from 'node:stream';
 import { refuseUpgrade, tunnel } from './tunnel';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HostingService } from './hosting.service';
-import type { LiveSite } from './hosting.repository';
-import type { Runtime } from './runtime';
-import type { SiteFiles } from './site-files';
-import { deploymentKind, isSpa } from './site-layout';
+import type { HostingService } from '../hosting.service';
+import type { LiveSite } from '../hosting.repository';
+import type { Runtime } from '../runtime/runtime';
+import type { SiteFiles } from '../deploy/site-files';
+import { deploymentKind, isSpa } from '../deploy/site-layout';
 import type { SiteResponse, StaticSites } from './static-site';
 import type { TrafficCounter } from './traffic';
 import { bandwidthPage, noSitePage, unavailablePage } from './pages';
 import type { BandwidthGuard } from './bandwidth';
-import type { DeploymentRow } from './hosting.tables';
-import type { ProjectRow } from '../projects';
-import { endToEndHeaders } from '../../platform/http/hop-by-hop';
-import { isPeerRequest, PEER_HEADER } from './runtime.leased';
+import type { DeploymentRow } from '../hosting.tables';
+import type { ProjectRow } from '../../projects';
+import { endToEndHeaders } from '../../../platform/http/hop-by-hop';
+import { isPeerRequest, PEER_HEADER } from '../runtime/runtime.leased';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 

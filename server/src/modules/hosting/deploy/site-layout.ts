@@ -1,10 +1,10 @@
 // What a deployment of each project type must contain, and which folder of it is served or run.
 import path from 'node:path';
 import { ZipRefusedError } from './zip-extract';
-import { JsonLimitError, parseBoundedJson } from '../../platform/json-limits';
+import { JsonLimitError, parseBoundedJson } from '../../../platform/json-limits';
 
 // The contract's ProjectType enum (openapi.yaml, generated into shared/generated/contract.ts).
-export { PROJECT_TYPES, type ProjectType } from '../../../../shared/rules';
+export { PROJECT_TYPES, type ProjectType } from '../../../../../shared/rules';
 
 export type RuntimeKind = 'node' | 'php' | 'flask';
 

@@ -2,10 +2,10 @@
 // relative, '/'-separated and stay inside the upload; commands are single lines run by /bin/sh
 // inside the build sandbox (they are the tenant's own code, as the build scripts are). Empty or
 // null means "detect it".
-import { Errors } from '../../platform/errors';
-import type { HostingRepository } from './hosting.repository';
-import type { BuildSettingsRow } from './hosting.tables';
-import type { BuildSettings } from './builds/detect';
+import { Errors } from '../../../platform/errors';
+import type { HostingRepository } from '../hosting.repository';
+import type { BuildSettingsRow } from '../hosting.tables';
+import type { BuildSettings } from './detect';
 
 export interface BuildSettingsInput {
   root_directory?: string | null;

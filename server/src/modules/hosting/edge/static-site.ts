@@ -10,10 +10,10 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import { isCompressible, siteContentType } from '../../platform/http/mime';
-import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../platform/http/conditional';
+import { isCompressible, siteContentType } from '../../../platform/http/mime';
+import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../../platform/http/conditional';
 import { notFoundPage } from './pages';
-import { compileRules, headersFor, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from './site-rules';
+import { compileRules, headersFor, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from '../deploy/site-rules';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);

@@ -1,6 +1,6 @@
 // How Node, PHP and Flask sites run behind the gateway. The process runtime (runtime.process.ts)
 // is the default; runtime.docker.ts speaks the Docker Engine API for production hosts.
-import type { RuntimeKind } from './site-layout';
+import type { RuntimeKind } from '../deploy/site-layout';
 import type { SiteEnvSnapshot } from './site-env';
 
 export interface SiteSpec {

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { ObjectNotFoundError, type ObjectStore } from '../../platform/object-store/object-store';
+import { ObjectNotFoundError, type ObjectStore } from '../../../platform/object-store/object-store';
 import { Readable } from 'node:stream';
 import { extractTo, IN_MEMORY_MAX, planZip, type ZipLimits, type ZipSource } from './zip-extract';
 

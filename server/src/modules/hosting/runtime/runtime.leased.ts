@@ -20,8 +20,8 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client';
-import type { RuntimeKind } from './site-layout';
+import type { Database } from '../../../db/client';
+import type { RuntimeKind } from '../deploy/site-layout';
 import { RuntimeStartError, type EnsureOptions, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 import type { RuntimeLogSink } from './runtime-logs';
 

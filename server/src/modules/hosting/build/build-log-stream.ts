@@ -5,8 +5,8 @@
 // Cheap and bounded on each instance: the streams of one deployment share one poll loop that
 // reads only the log's new characters, and open streams are capped per account and in total.
 import { PassThrough } from 'node:stream';
-import { AppError, ErrorCode, Errors } from '../../platform/errors';
-import type { BuildLogPart } from './hosting.repository';
+import { AppError, ErrorCode, Errors } from '../../../platform/errors';
+import type { BuildLogPart } from '../hosting.repository';
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

@@ -5,7 +5,7 @@
 // its last LOG_TAIL characters: a chatty site costs one small write per flush, never an unbounded
 // row. Deployments per project are bounded (HOSTING_KEEP_DEPLOYMENTS) and take their log with them.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
+import type { Database } from '../../../db/client';
 
 export const LOG_TAIL = 64 * 1024;
 

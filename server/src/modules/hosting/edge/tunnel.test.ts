@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { tunnel, upstreamHead } from './tunnel';
-import type { Upstream } from './runtime';
+import type { Upstream } from '../runtime/runtime';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunnel-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

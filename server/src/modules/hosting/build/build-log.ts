@@ -3,7 +3,7 @@
 // appended every FLUSH_MS so any instance can stream it (streamDeploymentLog); it only ever
 // grows, so a reader's offset stays valid. Past MAX_LOG_BYTES the build's output is dropped (one
 // line says so) but the platform's own lines (failed, live) are still added.
-import type { Clock } from '../../platform/clock';
+import type { Clock } from '../../../platform/clock';
 
 export const MAX_LOG_CHARS = 1024 * 1024;
 const FLUSH_MS = 300;

@@ -1,7 +1,7 @@
 // The host identity (uid = gid) a project's site processes run as: one per project, allocated once
 // from a database sequence so that every instance agrees and no two projects share one. The table
 // (siteIdentities) is with hosting's other tables (hosting.tables.ts).
-import type { Database } from '../../db/client';
+import type { Database } from '../../../db/client';
 
 export type SiteUidOf = (projectId: string) => Promise<number>;
 

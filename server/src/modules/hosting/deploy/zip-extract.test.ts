@@ -1,5 +1,5 @@
 // The zip plan: every entry judged from the central directory before anything is written.
-import { makeZip } from '../../../../test/helpers/factories';
+import { makeZip } from '../../../../../test/helpers/factories';
 import { normaliseName, planZip, ZipRefusedError, type ZipLimits } from './zip-extract';
 
 const plan = async (items: Parameters<typeof makeZip>[0], limits?: ZipLimits) => {

@@ -13,10 +13,10 @@
 // Inside the sandbox the variables reach only the site's own command, after the privilege drop
 // (site-init.cjs reads them from a file the platform writes): nothing the owner sets (LD_PRELOAD,
 // NODE_OPTIONS) ever reaches a process that runs as root or the relay.
-import type { SecretBox } from '../../platform/crypto';
-import { Errors } from '../../platform/errors';
-import type { HostingRepository } from './hosting.repository';
-import type { SiteEnvRow } from './hosting.tables';
+import type { SecretBox } from '../../../platform/crypto';
+import { Errors } from '../../../platform/errors';
+import type { HostingRepository } from '../hosting.repository';
+import type { SiteEnvRow } from '../hosting.tables';
 
 export const SITE_ENV_LIMITS = {
   maxVariables: 100,

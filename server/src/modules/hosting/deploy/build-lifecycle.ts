@@ -25,11 +25,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { isUuid } from '../../platform/ids';
-import type { ObjectStore } from '../../platform/object-store/object-store';
-import type { StorageQuota } from '../storage';
-import type { ProjectRow } from '../projects';
-import type { HostingRepository } from './hosting.repository';
+import { isUuid } from '../../../platform/ids';
+import type { ObjectStore } from '../../../platform/object-store/object-store';
+import type { StorageQuota } from '../../storage';
+import type { ProjectRow } from '../../projects';
+import type { HostingRepository } from '../hosting.repository';
 import { siteKeyPrefix, type SiteFiles } from './site-files';
 
 export const INTERRUPTED = 'interrupted by a restart';

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { applyHttpLimits, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from '../../platform/http/connection-limits';
+import { applyHttpLimits, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from '../../../platform/http/connection-limits';
 
 /** Answers a request itself and returns true, or returns false having touched nothing. */
 export type FrontHandler = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;

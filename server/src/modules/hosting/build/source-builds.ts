@@ -10,19 +10,19 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ProjectRow } from '../projects';
-import type { BuildLifecycle } from './build-lifecycle';
+import type { ProjectRow } from '../../projects';
+import type { BuildLifecycle } from '../deploy/build-lifecycle';
 import type { BuildLog } from './build-log';
 import type { BuildSettingsService } from './build-settings';
-import { BuildFailedError, dropLinks, type Builder, type BuildOutcome } from './builds/builder';
-import { detectBuild, type BuildPlan } from './builds/detect';
-import { regularFiles, writeArchive } from './builds/output-archive';
-import { ACCOUNT_WAIT, type HostingRepository } from './hosting.repository';
-import type { DeploymentRow } from './hosting.tables';
-import type { SiteEnv } from './site-env';
-import type { SiteFiles } from './site-files';
-import { staticLayout, type RuntimeKind } from './site-layout';
-import { loadRules, type SiteRules } from './site-rules';
+import { BuildFailedError, dropLinks, type Builder, type BuildOutcome } from './builder';
+import { detectBuild, type BuildPlan } from './detect';
+import { regularFiles, writeArchive } from './output-archive';
+import { ACCOUNT_WAIT, type HostingRepository } from '../hosting.repository';
+import type { DeploymentRow } from '../hosting.tables';
+import type { SiteEnv } from '../runtime/site-env';
+import type { SiteFiles } from '../deploy/site-files';
+import { staticLayout, type RuntimeKind } from '../deploy/site-layout';
+import { loadRules, type SiteRules } from '../deploy/site-rules';
 
 export interface SourceBuildsDeps {
   repo: HostingRepository;

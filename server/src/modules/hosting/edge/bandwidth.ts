@@ -5,11 +5,11 @@
 // a site stops within one save interval of passing), until the month turns or the plan grows.
 // The owner's console and API are on the platform's own host and keep working.
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import type { Clock } from '../../platform/clock';
-import { allowance, planLimits, amountOf, monthStart, type PlanLimitGuard, bandwidthBytes } from '../plans';
-import { accounts } from '../accounts/accounts.tables';
-import { projects } from '../projects/projects.tables';
+import type { Db } from '../../../db/client';
+import type { Clock } from '../../../platform/clock';
+import { allowance, planLimits, amountOf, monthStart, type PlanLimitGuard, bandwidthBytes } from '../../plans';
+import { accounts } from '../../accounts/accounts.tables';
+import { projects } from '../../projects/projects.tables';
 
 export interface BandwidthBlock {
   accountId: string;

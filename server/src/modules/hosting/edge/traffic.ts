@@ -2,8 +2,8 @@
 // (status, path). Counted in memory on the hot path and flushed as one upsert per table every few
 // seconds, so serving a file never waits on the database.
 import type { FastifyBaseLogger } from 'fastify';
-import { systemClock, type Clock } from '../../platform/clock';
-import type { ErrorDelta, HostingRepository, TrafficDelta } from './hosting.repository';
+import { systemClock, type Clock } from '../../../platform/clock';
+import type { ErrorDelta, HostingRepository, TrafficDelta } from '../hosting.repository';
 
 const HOUR = 3600_000;
 
