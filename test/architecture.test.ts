@@ -58,6 +58,13 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  test("a module's part reached past its face fails part-internals, from a sibling part and from the module's own files", () => {
+    expect(violationsOf('part-internals').sort((a, b) => a.from.localeCompare(b.from))).toEqual([
+      { rule: 'part-internals', from: 'server/src/modules/a/a.module.ts', to: 'server/src/modules/a/two/two.ts' },
+      { rule: 'part-internals', from: 'server/src/modules/a/two/two.ts', to: 'server/src/modules/a/one/one.ts' },
+    ]);
+  });
+
   test('the platform importing a module fails platform-imports-upward', () => {
     expect(violationsOf('platform-imports-upward')).toEqual([
       { rule: 'platform-imports-upward', from: 'server/src/platform/tool.ts', to: 'server/src/modules/a/index.ts' },

@@ -12,13 +12,9 @@ import { Errors } from '../../platform/errors';
 import { currentAccount, ownedProject } from '../caller';
 import type { ProjectsService } from '../projects';
 import type { HostingService } from './hosting.service';
-import type { SiteFiles } from './deploy/site-files';
-import { PROJECT_TYPES } from './deploy/site-layout';
-import { IN_MEMORY_MAX } from './deploy/zip-extract';
-import type { InstantDeploys } from './deploy/instant-deploy';
+import { type SiteFiles, PROJECT_TYPES, IN_MEMORY_MAX, type InstantDeploys } from './deploy';
 import { activityNote } from '../activity';
-import type { BuildSettingsService } from './build/build-settings';
-import { SSE_HEADERS, type BuildLogStreams } from './build/build-log-stream';
+import { type BuildSettingsService, SSE_HEADERS, type BuildLogStreams } from './build';
 
 export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService, logStreams: BuildLogStreams): HandlerMap {
   return {

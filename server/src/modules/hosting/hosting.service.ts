@@ -8,20 +8,12 @@ import type { Clock } from '../../platform/clock';
 import type { AccountEvents } from '../../platform/account-events';
 import { AppError, Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects';
-import type { BuildLifecycle } from './deploy/build-lifecycle';
+import { type BuildLifecycle, type SiteFiles, deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout, loadRules, DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './deploy';
 import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
-import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime/runtime';
-import type { SiteFiles } from './deploy/site-files';
-import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './deploy/site-layout';
-import { loadRules } from './deploy/site-rules';
-import { severityOf, type TrafficCounter } from './edge/traffic';
-import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './deploy/zip-extract';
-import type { SiteEnv, SiteEnvInput } from './runtime/site-env';
-import { BuildLog } from './build/build-log';
-import { fileNames, type SourceBuilds } from './build/source-builds';
-import type { BuildPlan } from './build/detect';
-import { BuildFailedError } from './build/builder';
+import { RuntimeStartError, type Runtime, type SiteSpec, type SiteEnv, type SiteEnvInput } from './runtime';
+import { severityOf, type TrafficCounter } from './edge';
+import { BuildLog, fileNames, type SourceBuilds, type BuildPlan, BuildFailedError } from './build';
 
 /** A second build of a site while one runs (one build per site at a time). */
 const BUILD_RUNNING = 'A build of this site is already running: wait for it to finish (its log shows how far it is).';

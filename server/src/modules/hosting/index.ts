@@ -6,10 +6,10 @@ export type { HostingService } from './hosting.service';
 export type { BuildSettingsRow, DeploymentRow, SiteEnvRow } from './hosting.tables';
 // app.ts: the server's front door (static sites answered before Fastify), and a runtime of a
 // test's own.
-export { FrontDoor } from './edge/front-door';
-export type { Runtime } from './runtime/runtime';
+export { FrontDoor } from './edge';
+export type { Runtime } from './runtime';
 // What a project archive carries of a site (backup), until exports go through a registry each
 // module answers for itself.
-export { blobKey, siteKeyPrefix } from './deploy/site-files';
-export { envNameProblem } from './runtime/site-env';
-export { pathProblem } from './deploy/instant-deploy';
+export { blobKey, siteKeyPrefix } from './deploy';
+export { envNameProblem } from './runtime';
+export { pathProblem } from './deploy';

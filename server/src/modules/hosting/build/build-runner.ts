@@ -8,9 +8,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { promisify } from 'node:util';
-import { SiteGroup, type CgroupLayout } from '../runtime/cgroups';
-import { buildSandboxArgv, envArgs, type SandboxSupport } from '../runtime/sandbox';
-import type { SiteNetwork } from '../runtime/site-network';
+import { SiteGroup, type CgroupLayout, buildSandboxArgv, envArgs, type SandboxSupport, type SiteNetwork } from '../runtime';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;

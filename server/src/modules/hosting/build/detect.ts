@@ -4,7 +4,7 @@
 // Render users expect; every part can be overridden per site (BuildSettings). A plan of null means
 // "already built": the deploy goes on as an upload of finished files.
 import path from 'node:path';
-import { ZipRefusedError } from '../deploy/zip-extract';
+import { ZipRefusedError } from '../deploy';
 import { JsonLimitError, parseBoundedJson } from '../../../platform/json-limits';
 
 export interface BuildSettings {

@@ -11,7 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProjectRow } from '../../projects';
-import type { BuildLifecycle } from '../deploy/build-lifecycle';
+import { type BuildLifecycle, type SiteFiles, staticLayout, type RuntimeKind, loadRules, type SiteRules } from '../deploy';
 import type { BuildLog } from './build-log';
 import type { BuildSettingsService } from './build-settings';
 import { BuildFailedError, dropLinks, type Builder, type BuildOutcome } from './builder';
@@ -19,10 +19,7 @@ import { detectBuild, type BuildPlan } from './detect';
 import { regularFiles, writeArchive } from './output-archive';
 import { ACCOUNT_WAIT, type HostingRepository } from '../hosting.repository';
 import type { DeploymentRow } from '../hosting.tables';
-import type { SiteEnv } from '../runtime/site-env';
-import type { SiteFiles } from '../deploy/site-files';
-import { staticLayout, type RuntimeKind } from '../deploy/site-layout';
-import { loadRules, type SiteRules } from '../deploy/site-rules';
+import type { SiteEnv } from '../runtime';
 
 export interface SourceBuildsDeps {
   repo: HostingRepository;

@@ -4,7 +4,7 @@
 // virtualenv's packages first, else sh -c.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { SITE_PORT } from '../runtime/sandbox';
+import { SITE_PORT } from '../runtime';
 import { BuildFailedError } from './build-runner';
 import { folderIn } from './output-folder';
 import { parseBoundedJson } from '../../../platform/json-limits';

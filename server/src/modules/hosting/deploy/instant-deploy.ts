@@ -26,10 +26,9 @@ import { BoundedTasks } from '../../../platform/bounded-tasks';
 import type { ProjectRow } from '../../projects';
 import type { BuildLifecycle } from './build-lifecycle';
 import type { HostingRepository } from '../hosting.repository';
-import type { HostingService } from '../hosting.service';
 import type { DeploymentRow } from '../hosting.tables';
 import { fileAndFolder } from './path-tree';
-import { RuntimeStartError, type Runtime } from '../runtime/runtime';
+import { RuntimeStartError, type Runtime, type SiteSpec } from '../runtime';
 import type { SiteFiles } from './site-files';
 import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout } from './site-layout';
 import { loadRules } from './site-rules';
@@ -42,13 +41,19 @@ const DIGEST = /^[0-9a-f]{64}$/;
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /[\u0000-\u001f\u007f\\]/;
 
+/** What going live asks of the hosting service (hosting.service.ts): the site's process, and the switch made known. */
+export interface GoLive {
+  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry' | 'runtime' | 'command'>, envVersion: number): SiteSpec;
+  forgetLive(subdomain: string): Promise<void>;
+}
+
 export interface InstantDeployDeps {
   database: Database;
   repo: HostingRepository;
   files: SiteFiles;
   builds: BuildLifecycle;
   runtime: Runtime;
-  service: HostingService;
+  service: GoLive;
   clock: Clock;
   log: FastifyBaseLogger;
   zipLimits?: ZipLimits;

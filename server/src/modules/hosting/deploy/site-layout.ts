@@ -6,7 +6,9 @@ import { JsonLimitError, parseBoundedJson } from '../../../platform/json-limits'
 // The contract's ProjectType enum (openapi.yaml, generated into shared/generated/contract.ts).
 export { PROJECT_TYPES, type ProjectType } from '../../../../../shared/rules';
 
-export type RuntimeKind = 'node' | 'php' | 'flask';
+import type { RuntimeKind } from '../runtime';
+
+export type { RuntimeKind };
 
 /** Types served as files; Next.js and Astro as their static export (out/, dist/). */
 export function runtimeOf(type: string): RuntimeKind | undefined {

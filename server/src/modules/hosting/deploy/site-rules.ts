@@ -46,6 +46,7 @@ import path from 'node:path';
 import { comparable, compilePath, matchPath, MAX_SCAN_SEGMENTS, readsWholePath, testPath, type PathPattern } from './path-pattern';
 import { compileTarget, fillTarget, targetNames, type TargetTemplate } from './redirect-target';
 import { ZipRefusedError } from './zip-extract';
+import type { HeaderRule, RedirectRule, RedirectStatus, SiteRules } from '../hosting.tables';
 
 export const REDIRECTS_FILE = '_redirects';
 export const HEADERS_FILE = '_headers';
@@ -65,27 +66,9 @@ export const MAX_TARGET_BYTES = 2048;
 /** Each reads a 16 KB path (Node's header limit) in about 0.25 ms at worst (shift-and over 2-byte segments, measured): 4 ms for all. */
 export const MAX_WHOLE_PATH_PATTERNS = 16;
 
-export type RedirectStatus = 301 | 302 | 303 | 307 | 308 | 200 | 404;
+// The rules' stored shape is the table's (hosting.tables.ts: site_deployments.rules).
+export type { HeaderRule, RedirectRule, RedirectStatus, SiteRules };
 const STATUSES = new Set<number>([301, 302, 303, 307, 308, 200, 404]);
-
-export interface RedirectRule {
-  from: string;
-  to: string;
-  status: RedirectStatus;
-  force: boolean;
-}
-
-export interface HeaderRule {
-  path: string;
-  /** Lower-case names. */
-  headers: [string, string][];
-}
-
-/** What is stored with a deployment (site_deployments.rules). */
-export interface SiteRules {
-  redirects: RedirectRule[];
-  headers: HeaderRule[];
-}
 
 /** A rules file is refused: the message names the file and the line and is safe to show. */
 export class RulesError extends Error {

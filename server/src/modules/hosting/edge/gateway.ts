@@ -14,11 +14,8 @@ import path from 'node:path';
 import { PassThrough, type Duplex } from 'node:stream';
 import { refuseUpgrade, tunnel } from './tunnel';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HostingService } from '../hosting.service';
 import type { LiveSite } from '../hosting.repository';
-import type { Runtime } from '../runtime/runtime';
-import type { SiteFiles } from '../deploy/site-files';
-import { deploymentKind, isSpa } from '../deploy/site-layout';
+import { deploymentKind, isSpa, type SiteFiles } from '../deploy';
 import type { SiteResponse, StaticSites } from './static-site';
 import type { TrafficCounter } from './traffic';
 import { bandwidthPage, noSitePage, unavailablePage } from './pages';
@@ -26,13 +23,24 @@ import type { BandwidthGuard } from './bandwidth';
 import type { DeploymentRow } from '../hosting.tables';
 import type { ProjectRow } from '../../projects';
 import { endToEndHeaders } from '../../../platform/http/hop-by-hop';
-import { isPeerRequest, PEER_HEADER } from '../runtime/runtime.leased';
+import { isPeerRequest, PEER_HEADER, type Runtime, type SiteSpec } from '../runtime';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
+/**
+ * What the edge asks of the hosting service (hosting.service.ts): which deployment a subdomain
+ * serves (its TTL-bounded cache), whether a switch is under way here, and what to run for a site.
+ */
+export interface LiveSiteSource {
+  liveSite(subdomain: string): Promise<LiveSite | undefined>;
+  cachedLiveSite(subdomain: string): { site: LiveSite | undefined } | undefined;
+  switching(projectId: string): boolean;
+  specOf(project: Pick<ProjectRow, 'id'>, d: Pick<DeploymentRow, 'id' | 'type' | 'root' | 'entry' | 'runtime' | 'command'>, envVersion: number): SiteSpec;
+}
+
 export interface GatewayDeps {
   platformDomain: string;
-  service: HostingService;
+  service: LiveSiteSource;
   files: SiteFiles;
   statics: StaticSites;
   runtime: Runtime;

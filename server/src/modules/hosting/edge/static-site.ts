@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { isCompressible, siteContentType } from '../../../platform/http/mime';
 import { contentRange, isNotModified, rangeFor, unsatisfiedRange } from '../../../platform/http/conditional';
 import { notFoundPage } from './pages';
-import { compileRules, headersFor, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from '../deploy/site-rules';
+import { compileRules, headersFor, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from '../deploy';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);

@@ -5,7 +5,7 @@
 import net from 'node:net';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Upstream } from '../runtime/runtime';
+import type { Upstream } from '../runtime';
 import { hopByHop } from '../../../platform/http/hop-by-hop';
 
 

@@ -21,8 +21,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../../db/client';
-import type { RuntimeKind } from '../deploy/site-layout';
-import { RuntimeStartError, type EnsureOptions, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
+import { RuntimeStartError, type RuntimeKind, type EnsureOptions, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 import type { RuntimeLogSink } from './runtime-logs';
 
 export const DEFAULT_RUNNER_LEASE_MS = 15_000;

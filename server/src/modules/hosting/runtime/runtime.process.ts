@@ -12,10 +12,9 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { detectCgroups, SiteGroup, type CgroupLayout, type GroupCounters, type Limits } from './cgroups';
 import { findTool, passwdFiles, probeSandbox, sandboxArgv, SITE_PATH, SITE_PORT, type SandboxSupport } from './sandbox';
-import type { RuntimeKind } from '../deploy/site-layout';
 import type { SiteUidOf } from './site-identities';
 import { SiteNetwork, type Egress } from './site-network';
-import { RuntimeStartError, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
+import { RuntimeStartError, type RuntimeKind, type Runtime, type RuntimeStats, type SiteSpec, type Upstream } from './runtime';
 import { DEFAULT_SITE_LIMITS } from '../../../platform/limits';
 import { MemoryLogs, type RuntimeLogSink } from './runtime-logs';
 

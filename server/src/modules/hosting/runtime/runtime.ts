@@ -1,7 +1,9 @@
 // How Node, PHP and Flask sites run behind the gateway. The process runtime (runtime.process.ts)
 // is the default; runtime.docker.ts speaks the Docker Engine API for production hosts.
-import type { RuntimeKind } from '../deploy/site-layout';
 import type { SiteEnvSnapshot } from './site-env';
+
+/** The kinds of site that run as a process (the others are served as files). */
+export type RuntimeKind = 'node' | 'php' | 'flask';
 
 export interface SiteSpec {
   projectId: string;
