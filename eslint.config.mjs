@@ -93,11 +93,6 @@ export default tseslint.config(
               why: "Joins the project's row (its subdomain, its owner) into the gateway's lookups.",
             },
             {
-              file: 'modules/hosting/deploy/instant-deploy.ts',
-              tables: ['site_blobs', 'site_manifests', 'site_deployments'],
-              why: "Hosting's own tables written outside hosting.repository.ts (manifest deploys).",
-            },
-            {
               file: 'modules/usage/usage.repository.ts',
               tables: ['projects', 'site_traffic', 'project_databases'],
               why: "The usage report reads projects', hosting's and database's rows: the usage registry (each module reports its own figures) ends it.",

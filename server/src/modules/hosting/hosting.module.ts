@@ -11,7 +11,7 @@ import { HostingService } from './hosting.service';
 import { createHostingHandlers } from './hosting.handlers';
 import { Gateway, type FrontDoor, StaticSites, TrafficCounter, BandwidthGuard } from './edge';
 import { ProcessRuntime, DockerRuntime, type Runtime, siteUidsFrom, DatabaseLogs, LeasedRuntime, SiteEnv } from './runtime';
-import { SiteFiles, BuildLifecycle, INTERRUPTED, instanceIdOf, InstantDeploys, DEFAULT_ZIP_LIMITS } from './deploy';
+import { SiteFiles, BuildLifecycle, INTERRUPTED, instanceIdOf, InstantDeploys, DEFAULT_ZIP_LIMITS, DeployRepository } from './deploy';
 import type { AccountEvent } from '../../platform/account-events';
 import { storageQuota } from '../storage';
 import { planLimitGuard } from '../plans';
@@ -131,7 +131,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   app.decorate('stopSites', () => runtime.close());
 
   projects.onDelete('hosting', (project) => service.removeProject(project));
-  const instant = new InstantDeploys({ database: deps.database, repo, files, builds, runtime, service, clock: deps.clock, log: deps.log });
+  const instant = new InstantDeploys({ repo, manifests: new DeployRepository(deps.database), files, builds, runtime, service, clock: deps.clock, log: deps.log });
   // A build runs at most its timeout: a stream of it needs no longer (plus a margin for queueing and slow writes).
   const logStreams = new BuildLogStreams((projectId, id, from, upTo) => repo.buildLogPart(projectId, id, from, upTo), buildLimits.timeoutMs + BUILD_LOG_LIMITS.marginMs);
   return { service, logStreams, handlers: createHostingHandlers(service, files, projects, instant, buildSettings, logStreams) };

@@ -9,4 +9,5 @@ export { SiteFiles, blobKey, siteKeyPrefix } from './site-files';
 export { deploymentKind, isSpa, PROJECT_TYPES, runtimeLayout, runtimeOf, staticLayout, type Layout, type RuntimeKind } from './site-layout';
 export { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
 export { InstantDeploys, pathProblem } from './instant-deploy';
+export { DeployRepository } from './deploy.repository';
 export { compileRules, headersFor, loadRules, matchRedirects, RULE_FILES, type CompiledRules, type SiteRules } from './site-rules';

@@ -19,12 +19,12 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../../db/client';
 import type { Clock } from '../../../platform/clock';
 import { AppError, Errors } from '../../../platform/errors';
 import { BoundedTasks } from '../../../platform/bounded-tasks';
 import type { ProjectRow } from '../../projects';
 import type { BuildLifecycle } from './build-lifecycle';
+import type { DeployRepository } from './deploy.repository';
 import type { HostingRepository } from '../hosting.repository';
 import type { DeploymentRow } from '../hosting.tables';
 import { fileAndFolder } from './path-tree';
@@ -48,8 +48,9 @@ export interface GoLive {
 }
 
 export interface InstantDeployDeps {
-  database: Database;
   repo: HostingRepository;
+  /** site_manifests and site_blobs (deploy.repository.ts). */
+  manifests: DeployRepository;
   files: SiteFiles;
   builds: BuildLifecycle;
   runtime: Runtime;
@@ -93,21 +94,14 @@ export class InstantDeploys {
 
   private async missing(projectId: string, digests: string[]): Promise<string[]> {
     const unique = [...new Set(digests)];
-    const rows = await this.d.database.query<{ digest: string }>(`SELECT digest FROM site_blobs WHERE project_id = $1 AND digest = ANY($2::text[])`, [projectId, unique]);
-    const have = new Set(rows.map((r) => r.digest));
+    const have = await this.d.manifests.storedDigests(projectId, unique);
     return unique.filter((x) => !have.has(x));
-  }
-
-  private async manifestOf(deploymentId: string): Promise<Record<string, string> | undefined> {
-    const [row] = await this.d.database.query<{ files: Record<string, string> | string }>(`SELECT files FROM site_manifests WHERE deployment_id = $1`, [deploymentId]);
-    if (!row) return undefined;
-    return typeof row.files === 'string' ? (JSON.parse(row.files) as Record<string, string>) : row.files;
   }
 
   /** A building manifest deployment of this project, with its manifest (404 otherwise). */
   private async waiting(project: ProjectRow, deploymentId: string): Promise<{ row: DeploymentRow; files: Record<string, string> }> {
     const row = await this.d.repo.findDeployment(project.id, deploymentId);
-    const files = row && (await this.manifestOf(row.id));
+    const files = row && (await this.d.manifests.manifestOf(row.id));
     if (!row || !files) throw Errors.notFound('Deployment');
     if (row.status !== 'building') throw Errors.badRequest(`This deployment is no longer waiting for files (${row.status === 'failed' ? `it failed: ${row.error ?? 'unknown error'}` : 'it is already live'}).`);
     await this.d.repo.heartbeat(row.id);
@@ -129,7 +123,7 @@ export class InstantDeploys {
     }
     await this.d.builds.assertRoom(project);
     const row = await this.d.repo.createDeployment(project.id, type, this.d.builds.instanceId);
-    await this.d.database.query(`INSERT INTO site_manifests (deployment_id, files) VALUES ($1, $2::jsonb)`, [row.id, JSON.stringify(files)]);
+    await this.d.manifests.saveManifest(row.id, files);
     const missing = await this.missing(project.id, Object.values(files));
     await this.d.repo.finishBuild(row.id, { buildLog: `[${this.d.clock.now().toISOString()}] Manifest of ${paths.length} files for a ${type} site (deployment ${row.id}); ${missing.length} to upload\n` });
     return { deploymentId: row.id, missing };
@@ -211,7 +205,7 @@ export class InstantDeploys {
   /** Keeps an uploaded file (checked against its digest) as the project's blob, and records it. */
   private async storeBlob(projectId: string, digest: string, file: string, size: number): Promise<void> {
     await this.d.files.putBlob(projectId, digest, file, size);
-    await this.d.database.query(`INSERT INTO site_blobs (project_id, digest, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [projectId, digest, size]);
+    await this.d.manifests.recordBlob(projectId, digest, size);
   }
 
   /** Lays the deployment out from the project's blobs and makes it live (the live site is untouched on failure). */
@@ -242,11 +236,7 @@ export class InstantDeploys {
     const kind = deploymentKind(row);
     const paths = Object.keys(files);
     try {
-      const [{ total }] = await this.d.database.query<{ total: string | null }>(
-        `SELECT sum(b.size) AS total FROM jsonb_each_text((SELECT files FROM site_manifests WHERE deployment_id = $1)) m JOIN site_blobs b ON b.project_id = $2 AND b.digest = m.value`,
-        [row.id, project.id],
-      );
-      const bytes = Number(total ?? 0);
+      const bytes = await this.d.manifests.manifestBytes(project.id, row.id);
       await this.d.builds.reserve(project, row.id, bytes);
       const storing = this.d.files.storeManifest(project.id, row.id, files);
       storing.catch(() => undefined);
@@ -283,15 +273,7 @@ export class InstantDeploys {
 
   /** Blobs of the project that no remaining deployment lists (an hour old at least). */
   async collect(projectId: string): Promise<string[]> {
-    const rows = await this.d.database.query<{ digest: string }>(
-      `DELETE FROM site_blobs b
-        WHERE b.project_id = $1 AND b.created_at < now() - interval '1 hour'
-          AND NOT EXISTS (SELECT 1 FROM site_manifests m JOIN site_deployments d ON d.id = m.deployment_id, jsonb_each_text(m.files) f
-                           WHERE d.project_id = $1 AND f.value = b.digest)
-        RETURNING digest`,
-      [projectId],
-    );
-    const digests = rows.map((r) => r.digest);
+    const digests = await this.d.manifests.collectBlobs(projectId);
     await this.d.files.removeBlobs(projectId, digests);
     return digests;
   }
