@@ -14,7 +14,8 @@ import type { ProjectsService } from '../projects';
 import type { HostingService } from './hosting.service';
 import { type SiteFiles, PROJECT_TYPES, IN_MEMORY_MAX, type InstantDeploys } from './deploy';
 import { activityNote } from '../activity';
-import { type BuildSettingsService, SSE_HEADERS, type BuildLogStreams } from './build';
+import type { BuildSettingsService, BuildLogStreams } from './build';
+import { SSE_HEADERS } from '../../platform/http/live-streams';
 
 export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService, logStreams: BuildLogStreams): HandlerMap {
   return {

@@ -3,17 +3,11 @@
 // running on another by reading what is new since its offset. Events: `log` {text} for each new
 // piece, then `end` {status, error} once the deployment is live or failed, and the stream closes.
 // Cheap and bounded on each instance: the streams of one deployment share one poll loop that
-// reads only the log's new characters, and open streams are capped per account and in total.
+// reads only the log's new characters; caps per account and in total, heartbeats, slow clients
+// and closing are the platform's live-stream hub's (platform/http/live-streams.ts).
 import { PassThrough } from 'node:stream';
-import { AppError, ErrorCode, Errors } from '../../../platform/errors';
+import { LiveStream, LiveStreams } from '../../../platform/http/live-streams';
 import type { BuildLogPart } from '../hosting.repository';
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  // nginx and similar proxies would otherwise hold events back in their buffers.
-  'x-accel-buffering': 'no',
-};
 
 export const BUILD_LOG_LIMITS = {
   /** Open streams of one account on one instance; more is a 429. */
@@ -22,6 +16,10 @@ export const BUILD_LOG_LIMITS = {
   total: 2000,
   pollMs: 500,
   keepAliveMs: 15_000,
+  /** Frames waiting for one slow client; past it the stream ends with an `error` event. */
+  queuedEvents: 1000,
+  /** A stream ended while its client reads nothing is cut after this long. */
+  endGraceMs: 10_000,
   /** A stream ends after the build timeout plus this (a stuck 'building' row can't hold it); clients reconnect. */
   marginMs: 5 * 60_000,
 };
@@ -33,21 +31,20 @@ export type ReadLogPart = (projectId: string, deploymentId: string, from: number
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** One open stream. A late joiner holds the loop's frames back until the log's start it missed is written. */
-class Follower {
+class Follower extends LiveStream {
   private held?: (string | null)[];
-  constructor(
-    readonly out: PassThrough,
-    catchingUp: boolean,
-  ) {
+  /** Ends the stream at its time limit. */
+  expire?: NodeJS.Timeout;
+  constructor(out: PassThrough, limits: BuildLogLimits, catchingUp: boolean) {
+    super(out, limits);
     if (catchingUp) this.held = [];
   }
 
   /** A frame, or null for the end of the stream. */
   push(f: string | null): void {
     if (this.held) this.held.push(f);
-    else if (this.out.destroyed || this.out.writableEnded) return;
-    else if (f === null) this.out.end();
-    else this.out.write(f);
+    else if (f === null) this.end();
+    else this.write(f);
   }
 
   caughtUp(head: string): void {
@@ -72,26 +69,25 @@ interface Loop {
   followers: Set<Follower>;
   /** Characters of the log already sent to the loop's followers (SQL length). */
   offset: number;
-  lastWrite: number;
   timer?: NodeJS.Timeout;
   stopped: boolean;
 }
 
 export class BuildLogStreams {
   private readonly loops = new Map<string, Loop>();
-  private readonly perAccount = new Map<string, number>();
-  private total = 0;
-  private closed = false;
+  private readonly streams: LiveStreams;
 
   constructor(
     private readonly read: ReadLogPart,
     private readonly maxAgeMs: number,
     private readonly limits: BuildLogLimits = BUILD_LOG_LIMITS,
-  ) {}
+  ) {
+    this.streams = new LiveStreams({ limits, heartbeat: 'still building' });
+  }
 
   /** Streams open on this instance (tests, health). */
   get size(): number {
-    return this.total;
+    return this.streams.size;
   }
 
   /** Poll loops running on this instance: one per deployment followed. */
@@ -106,60 +102,43 @@ export class BuildLogStreams {
 
   /** A new stream of the deployment's log from its first character; 429 past the caps. Counted until `out` closes. */
   open(accountId: string, projectId: string, deploymentId: string): PassThrough {
-    if (this.closed) throw Errors.unavailable('The server is shutting down');
-    const mine = this.perAccount.get(accountId) ?? 0;
-    const refusal =
-      mine >= this.limits.perAccount
-        ? `You have ${this.limits.perAccount} build-log streams open on this server; close one or try again later`
-        : this.total >= this.limits.total
-          ? 'This server has too many build-log streams open; try again later'
-          : undefined;
-    if (refusal) throw new AppError(429, ErrorCode.RateLimited, refusal, { 'retry-after': '30' });
-
     const key = `${projectId}/${deploymentId}`;
-    let loop = this.loops.get(key);
-    const fresh = !loop;
-    if (!loop) {
-      loop = { key, projectId, deploymentId, followers: new Set(), offset: 0, lastWrite: Date.now(), stopped: false };
-      this.loops.set(key, loop);
-    }
+    const existing = this.loops.get(key);
+    const loop = existing ?? { key, projectId, deploymentId, followers: new Set<Follower>(), offset: 0, stopped: false };
     const out = new PassThrough();
-    // A comment at once: the headers go out with it, so a client sees the stream open before the log's first line.
-    out.write(': following the build log\n\n');
     const from = loop.offset;
-    const follower = new Follower(out, from > 0);
+    const follower: Follower = this.streams.admit(
+      new Follower(out, this.limits, from > 0),
+      [
+        { key: accountId, max: this.limits.perAccount, refusal: `You have ${this.limits.perAccount} build-log streams open on this server; close one or try again later` },
+        { max: this.limits.total, refusal: 'This server has too many build-log streams open; try again later' },
+      ],
+      (): void => {
+        clearTimeout(follower.expire);
+        this.release(loop, follower);
+      },
+    );
+    if (!existing) this.loops.set(key, loop);
+    // A comment at once: the headers go out with it, so a client sees the stream open before the log's first line.
+    follower.comment('following the build log');
     loop.followers.add(follower);
-    this.perAccount.set(accountId, mine + 1);
-    this.total++;
-    const expire = setTimeout(() => {
+    follower.expire = setTimeout(() => {
       follower.push(': this stream reached its time limit; reconnect\n\n');
       follower.push(null);
     }, this.maxAgeMs).unref();
-    const owner = loop;
-    out.once('close', () => {
-      clearTimeout(expire);
-      this.release(owner, follower, accountId);
-    });
     if (from > 0) void this.catchUp(loop, follower, from);
-    if (fresh) void this.tick(loop);
+    if (!existing) void this.tick(loop);
     return out;
   }
 
   /** Ends every stream (preClose: the server can't close while they are open). */
   endAll(): void {
-    this.closed = true;
-    for (const loop of [...this.loops.values()]) {
-      this.stop(loop);
-      for (const f of loop.followers) f.close();
-    }
+    for (const loop of [...this.loops.values()]) this.stop(loop);
+    this.streams.endAll();
   }
 
-  private release(loop: Loop, follower: Follower, accountId: string): void {
+  private release(loop: Loop, follower: Follower): void {
     if (!loop.followers.delete(follower)) return;
-    this.total--;
-    const n = (this.perAccount.get(accountId) ?? 1) - 1;
-    if (n > 0) this.perAccount.set(accountId, n);
-    else this.perAccount.delete(accountId);
     if (!loop.followers.size) this.stop(loop);
   }
 
@@ -193,7 +172,6 @@ export class BuildLogStreams {
       loop.offset = part.length;
     }
     if (part.status !== 'building') return this.finish(loop, { status: part.status, error: part.error });
-    if (Date.now() - loop.lastWrite >= this.limits.keepAliveMs) this.broadcast(loop, ': still building\n\n');
     this.schedule(loop);
   }
 
@@ -202,7 +180,6 @@ export class BuildLogStreams {
   }
 
   private broadcast(loop: Loop, f: string): void {
-    loop.lastWrite = Date.now();
     for (const follower of loop.followers) follower.push(f);
   }
 

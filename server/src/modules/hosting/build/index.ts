@@ -5,6 +5,6 @@
 export { BuildFailedError, Builder } from './builder';
 export { type BuildPlan } from './detect';
 export { BuildLog } from './build-log';
-export { BUILD_LOG_LIMITS, BuildLogStreams, SSE_HEADERS } from './build-log-stream';
+export { BUILD_LOG_LIMITS, BuildLogStreams } from './build-log-stream';
 export { BuildSettingsService } from './build-settings';
 export { fileNames, SourceBuilds } from './source-builds';
