@@ -8,6 +8,7 @@ import type { Deps } from '../../platform/deps';
 import type { ProjectsService, ProjectRow } from '../projects';
 import { HostingRepository } from './hosting.repository';
 import { HostingService } from './hosting.service';
+import { HostingViews } from './hosting.views';
 import { createHostingHandlers } from './hosting.handlers';
 import { Gateway, type FrontDoor, StaticSites, TrafficCounter, BandwidthGuard } from './edge';
 import { ProcessRuntime, DockerRuntime, type Runtime, siteUidsFrom, DatabaseLogs, LeasedRuntime, SiteEnv } from './runtime';
@@ -100,6 +101,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     refuseWith: config.siteRuntime === 'docker' ? 'Builds from source run in the process sandbox, and this platform runs sites in Docker (SITE_RUNTIME=docker): upload the built site instead.' : undefined,
   });
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups, sources });
+  const views = new HostingViews({ repo, runtime, traffic, clock: deps.clock });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
@@ -134,7 +136,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   const instant = new InstantDeploys({ repo, manifests: new DeployRepository(deps.database), files, builds, runtime, service, clock: deps.clock, log: deps.log });
   // A build runs at most its timeout: a stream of it needs no longer (plus a margin for queueing and slow writes).
   const logStreams = new BuildLogStreams((projectId, id, from, upTo) => repo.buildLogPart(projectId, id, from, upTo), buildLimits.timeoutMs + BUILD_LOG_LIMITS.marginMs);
-  return { service, logStreams, handlers: createHostingHandlers(service, files, projects, instant, buildSettings, logStreams) };
+  return { service, logStreams, handlers: createHostingHandlers({ service, views, files, projects, instant, buildSettings, logStreams }) };
 }
 
 export const hostingPlugin = fp(

@@ -60,7 +60,7 @@ describe('LiveStreams', () => {
     const h = hub();
     let released = 0;
     const s = h.admit(new LiveStream(new PassThrough(), limits), caps('a'), () => released++);
-    s.out.resume(); // a client reading: the end goes through
+    (s.out as PassThrough).resume(); // a client reading: the end goes through
     s.end();
     s.end();
     await closed(s.out as PassThrough);
@@ -88,7 +88,7 @@ describe('LiveStreams', () => {
   test('at shutdown every stream ends and a new one is refused with 503', async () => {
     const h = hub();
     const s = h.admit(new LiveStream(new PassThrough(), limits), caps('a'));
-    s.out.resume();
+    (s.out as PassThrough).resume();
     h.endAll();
     await closed(s.out as PassThrough);
     expect(h.size).toBe(0);
