@@ -11,7 +11,7 @@ import { HostingService } from './hosting.service';
 import { HostingViews } from './hosting.views';
 import { createHostingHandlers } from './hosting.handlers';
 import { Gateway, type FrontDoor, StaticSites, TrafficCounter, BandwidthGuard } from './edge';
-import { ProcessRuntime, DockerRuntime, type Runtime, siteUidsFrom, DatabaseLogs, LeasedRuntime, SiteEnv } from './runtime';
+import { siteRuntime, type Runtime, SiteEnv } from './runtime';
 import { SiteFiles, BuildLifecycle, INTERRUPTED, instanceIdOf, InstantDeploys, DEFAULT_ZIP_LIMITS, DeployRepository } from './deploy';
 import type { AccountEvent } from '../../platform/account-events';
 import { storageQuota } from '../storage';
@@ -49,44 +49,22 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });
-  const siteUid = siteUidsFrom(deps.database);
-  // The sites' output goes to the database: every instance shows it (runtime-logs.ts).
-  const siteLogs = new DatabaseLogs(deps.database, deps.log);
-  const local: Runtime =
-    opts.runtime ??
-    (config.siteRuntime === 'docker'
-      ? new DockerRuntime({
-          socketPath: config.dockerSocket,
-          network: config.dockerNetwork,
-          siteUid,
-          memoryBytes: config.siteLimits.memoryBytes,
-          pidsLimit: config.siteLimits.maxProcesses,
-          nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
-        })
-      : new ProcessRuntime({
-          log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress, logs: siteLogs,
-          onCrash: ({ projectId }, cause) =>
-            void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
-        }));
-  // Several instances: one runs the sites, the others proxy to it (runtime.leased.ts).
-  const leased =
-    config.siteRunner === 'local'
-      ? undefined
-      : new LeasedRuntime({
-          local, database: deps.database, log: deps.log, instanceId: builds.instanceId, url: config.instanceUrl, secret: config.jwtSecret, mode: config.siteRunner,
-          sharedLogs: opts.runtime ? undefined : siteLogs,
-          specFor: async (projectId, deploymentId) => {
-            const [project, row] = await Promise.all([projects.findById(projectId).catch(() => undefined), repo.findDeployment(projectId, deploymentId)]);
-            if (!project || !row || row.status === 'failed') return undefined;
-            await files.ensureLocal(projectId, deploymentId);
-            return service.specOf(project, row, await repo.envVersionOf(projectId));
-          },
-        });
-  const runtime: Runtime = leased ?? local;
+  // The sites' processes: here, in Docker, or on the instance holding the runner lease (runtime/).
+  const { runtime, leased, logs: siteLogs, siteUid } = siteRuntime({
+    config, database: deps.database, log: deps.log, given: opts.runtime, instanceId: builds.instanceId,
+    onCrash: (projectId, cause) =>
+      void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
+    specFor: async (projectId, deploymentId) => {
+      const [project, row] = await Promise.all([projects.findById(projectId).catch(() => undefined), repo.findDeployment(projectId, deploymentId)]);
+      if (!project || !row || row.status === 'failed') return undefined;
+      await files.ensureLocal(projectId, deploymentId);
+      return service.specOf(project, row, await repo.envVersionOf(projectId));
+    },
+  });
   leased?.registerPeerRoutes(app);
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const env = new SiteEnv(repo, deps.secrets);
-  // Builds from source run in the same sandbox as the sites (builds/), one project's cache apart from another's.
+  // Builds from source run in the same sandbox as the sites (build/), one project's cache apart from another's.
   const buildLimits = config.builds;
   const builder = new Builder({
     cacheRoot: path.join(hostingDir, 'build-cache'), uidOf: siteUid, log: deps.log, egress: config.siteEgress === 'internet', pipIndexUrl: buildLimits.pipIndexUrl,

@@ -3,11 +3,8 @@
 // or on the instance holding the runner lease; builds reuse the same sandbox. The site's
 // environment (site-env.ts) and its processes' output (runtime-logs.ts) are kept here too.
 export { RuntimeStartError, type Runtime, type RuntimeKind, type SiteSpec, type Upstream } from './runtime';
-export { ProcessRuntime } from './runtime.process';
-export { DockerRuntime } from './runtime.docker';
-export { LeasedRuntime, isPeerRequest, PEER_HEADER } from './runtime.leased';
-export { DatabaseLogs } from './runtime-logs';
-export { siteUidsFrom } from './site-identities';
+export { siteRuntime } from './site-runtime';
+export { isPeerRequest, PEER_HEADER } from './runtime.leased';
 export { SiteEnv, envNameProblem, type SiteEnvInput } from './site-env';
 // For builds, which run in the sites' sandbox.
 export { BUILD_CACHE, buildSandboxArgv, envArgs, findTool, passwdFiles, probeSandbox, SITE_PATH, SITE_PORT, type SandboxSupport } from './sandbox';
