@@ -2,12 +2,10 @@
 import path from 'node:path';
 import { ZipRefusedError } from './zip-extract';
 import { JsonLimitError, parseBoundedJson } from '../../../platform/json-limits';
+import type { RuntimeKind } from '../runtime';
 
 // The contract's ProjectType enum (openapi.yaml, generated into shared/generated/contract.ts).
 export { PROJECT_TYPES, type ProjectType } from '../../../../../shared/rules';
-
-import type { RuntimeKind } from '../runtime';
-
 export type { RuntimeKind };
 
 /** Types served as files; Next.js and Astro as their static export (out/, dist/). */
