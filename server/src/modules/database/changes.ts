@@ -1,10 +1,11 @@
 // Live changes: the hub of one instance. Every project table's row trigger sends a
 // notice on NOTIFY_CHANNEL (triggers.ts) with the row's primary key; each instance LISTENs once
 // (from its first subscriber until the app closes) and serves its own SSE clients from it, so
-// nothing another instance needs is kept here. The streams themselves (caps, heartbeats, slow
-// clients, closing) are the platform's live-stream hub's (platform/http/live-streams.ts). A notice carries no row data: the row is read
+// nothing another instance needs is kept here. A notice carries no row data: the row is read
 // again as each subscriber (its end user, the project's app role), so the same row-level
-// security that guards selects decides what each subscriber sees.
+// security that guards selects decides what each subscriber sees. The streams themselves (caps,
+// heartbeats, slow clients, closing) are the platform's live-stream hub's
+// (platform/http/live-streams.ts).
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { LiveStreams } from '../../platform/http/live-streams';
