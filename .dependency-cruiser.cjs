@@ -49,32 +49,17 @@ const KNOWN = [
   { file: 'modules/activity/activity.classification.ts', typeOnly: ['accounts/accounts.tables', 'projects/projects.tables'] },
   { file: 'modules/activity/activity.service.ts', typeOnly: ['projects/projects.tables'] },
 
-  // Another module's table at run time: joins to an owner's projects or an account's plan.
-  // Each wants a method on the owner's face (projects: "the projects of an account", accounts:
-  // "an account's plan, locked") or a registry each module answers for itself.
-  { file: 'modules/activity/activity.repository.ts', runtime: ['projects/projects.tables'] },
-  { file: 'modules/billing/billing.repository.ts', runtime: ['accounts/accounts.tables'] },
-  { file: 'modules/domains/domains.repository.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
+  // Another module's table at run time, kept where one statement is the point.
+  // The gateway's lookup of a Host (liveBySubdomain: the project, its site and live deployment in
+  // one query, on every request to a hosted site that misses the cache) and the fair build queue
+  // (claimQueuedBuild, noteAccountsAtCap, runningElsewhere: one UPDATE … FOR UPDATE SKIP LOCKED
+  // that ranks queued builds by their owner's running count across instances; split, two
+  // instances would claim on counts already stale).
   { file: 'modules/hosting/hosting.repository.ts', runtime: ['projects/projects.tables'] },
-  { file: 'modules/hosting/edge/bandwidth.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
-  { file: 'modules/notifications/notifications.module.ts', runtime: ['accounts/accounts.tables', 'projects/projects.tables'] },
-  { file: 'modules/storage/storage-access.repository.ts', runtime: ['projects/projects.tables'] },
-  // The one storage accounting: files and deployments' bytes of an account, under its row's lock.
+  // The one storage accounting: an account's plan with its files' and deployments' bytes, in one
+  // prepared statement (every file listing reads it: three round trips cost more than the sums),
+  // and under the account row's lock inside a charge's transaction.
   { file: 'modules/storage/storage.repository.ts', runtime: ['accounts/accounts.tables', 'hosting/hosting.tables', 'projects/projects.tables'] },
-  // The plan guard locks the account's row for its check-then-write, and writes quota_notices
-  // (its own module's table) outside a repository.
-  { file: 'modules/plans/plan-limits.ts', runtime: ['accounts/accounts.tables', 'plans/plans.tables'] },
-  // What each limit counts, over five modules' tables: the usage registry (each module counts its
-  // own) is the way out.
-  { file: 'modules/plans/usage-counts.ts', runtime: ['auth-users/auth-users.tables', 'hosting/hosting.tables', 'projects/projects.tables', 'smtp/smtp.tables'] },
-
-  // Their own module's table, outside a repository.
-  // Activity entries written inside the transaction of the change they record (another module's).
-  { file: 'modules/activity/activity.context.ts', runtime: ['activity/activity.tables'] },
-  // The database module has no repository: provisioning.ts is project_databases' door in all but name.
-  { file: 'modules/database/provisioning.ts', runtime: ['database/database.tables'] },
-  // The contact form's handler inserts its message itself.
-  { file: 'modules/contact/contact.handlers.ts', runtime: ['contact/contact.tables'] },
 ];
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -53,11 +53,6 @@ export default tseslint.config(
           // Known exceptions: today's raw SQL outside a table's door, each with the work that ends it.
           exceptions: [
             {
-              file: 'housekeeping.ts',
-              tables: ['rate_limits', 'account_tokens', 'end_user_tokens', 'end_user_refresh_tokens', 'platform_instances'],
-              why: "The periodic clean-up deletes expired rows of three modules' tables and the platform's: each module should register its own clean-up (a lifecycle registry).",
-            },
-            {
               file: 'modules/backup/export.ts',
               tables: ['project_keys', 'storage_objects', 'sites', 'site_deployments', 'site_manifests', 'site_env', 'smtp_domains', 'project_databases', 'project_db_tables'],
               why: 'A project export reads every module\'s rows of the project in one snapshot: an export registry, each module answering for its own rows, ends it.',
@@ -68,39 +63,19 @@ export default tseslint.config(
               why: 'A project import writes every module\'s rows in one transaction: the import side of the same registry.',
             },
             {
-              file: 'modules/database/changes.ts',
-              tables: ['project_db_tables'],
-              why: 'The database module has no repository: its own tables are read where they are used (a DatabaseRepository ends it).',
-            },
-            {
-              file: 'modules/database/schema.service.ts',
-              tables: ['project_db_tables'],
-              why: 'As changes.ts: the database module\'s own table, outside a repository.',
-            },
-            {
-              file: 'modules/database/provisioning.ts',
-              tables: ['project_databases'],
-              why: "As changes.ts: provisioning.ts is project_databases' door in all but name.",
-            },
-            {
               file: 'modules/database/database-size.ts',
               tables: ['accounts', 'projects', 'project_databases'],
-              why: "An account's database bytes: its projects' schemas (projects', accounts' tables) summed in one statement.",
+              why: "An account's plan and its projects' schemas' bytes in one statement: the row API's size check runs it before each write, on the connection pool the write's transaction is about to take (split, the second statement could queue behind it), and the table editor inside a tenant session. Billing and the usage report ask the usage registry instead.",
             },
             {
               file: 'modules/hosting/hosting.repository.ts',
               tables: ['projects'],
-              why: "Joins the project's row (its subdomain, its owner) into the gateway's lookups.",
+              why: "One statement each where it is the point: the gateway's lookup of a Host (the project, its site and live deployment in one query, on the hosted sites' hot path) and the fair build queue (one UPDATE … SKIP LOCKED ranking queued builds by their owner's running count; split, two instances would claim on stale counts).",
             },
             {
               file: 'modules/usage/usage.repository.ts',
-              tables: ['projects', 'site_traffic', 'project_databases'],
-              why: "The usage report reads projects', hosting's and database's rows: the usage registry (each module reports its own figures) ends it.",
-            },
-            {
-              file: 'modules/usage/retention.ts',
-              tables: ['usage_requests', 'usage_active_users'],
-              why: "Usage's own tables, folded outside usage.repository.ts.",
+              tables: ['projects'],
+              why: "The request counts' flush joins projects in its one INSERT … SELECT: a count of a project deleted meanwhile, or of a console call naming a project its caller does not own, is dropped in the statement that writes (a separate check could race the deletion and fail the batch's foreign key).",
             },
           ],
         },

@@ -13,7 +13,17 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, 
 const BUILD_TESTS = ['/test/hosting/builds/builder.test.ts', '/test/hosting/builds/frameworks.test.ts'];
 const buildTests = process.env.HOSTBASE_BUILD_TESTS;
 
+// PGlite loads its WebAssembly through a dynamic import, which jest's VM allows only with
+// --experimental-vm-modules. `npm test` (scripts/test.mjs) passes the flag; a bare `npx jest
+// <file>` does not, and jest runs a single file inside this very process. So: the flag goes into
+// the environment its workers start with, and a worker memory limit makes jest always use a worker
+// (it runs in band only when no limit is set), never this flagless process.
+const vmFlag = '--experimental-vm-modules';
+const flagged = process.execArgv.includes(vmFlag) || (process.env.NODE_OPTIONS ?? '').includes(vmFlag);
+if (!flagged) process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, vmFlag, '--no-warnings'].filter(Boolean).join(' ');
+
 module.exports = {
+  ...(flagged ? {} : { workerIdleMemoryLimit: '1GB' }),
   // Set-up builds a whole app on a fresh database; on a loaded 2-core machine that can pass jest's
   // 5 s default (a global option: jest ignores it inside a project). Longer tests say so themselves.
   testTimeout: 30_000,

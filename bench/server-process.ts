@@ -31,7 +31,11 @@ export interface Server {
   output: () => string;
 }
 
-export async function startServer(dataDir: string, databaseUrl?: string, env: Record<string, string> = {}): Promise<Server> {
+/**
+ * The server as `npm start` runs it. opts.discardOutput: its stdout (the log) goes to /dev/null
+ * rather than into memory here, for load benches that keep logging on at its default level.
+ */
+export async function startServer(dataDir: string, databaseUrl?: string, env: Record<string, string> = {}, opts: { discardOutput?: boolean } = {}): Promise<Server> {
   const port = await freePort();
   const useDist = process.env.BENCH_SERVER ? process.env.BENCH_SERVER === 'dist' : fs.existsSync(DIST_SERVER);
   // tsx by its file URL: the server runs from the temp dir, where a bare 'tsx' does not resolve.
@@ -52,10 +56,10 @@ export async function startServer(dataDir: string, databaseUrl?: string, env: Re
       ...env,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', opts.discardOutput ? 'ignore' : 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (c) => (out += c));
+  child.stdout?.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);

@@ -53,7 +53,7 @@ test('the documentation page links each guide of docs/, and the README lists eve
 });
 
 test('the notice the Email screen shows names a heading that exists', () => {
-  const notice = read('web/src/features/email/MailServersNotice.tsx');
+  const notice = read('web/src/features/mail/MailServersNotice.tsx');
   const [, heading, file] = /see "([^"]+)" in (docs\/[\w-]+\.md)/.exec(notice)!;
   expect(anchors(read(file)).has(slug(heading))).toBe(true);
 });

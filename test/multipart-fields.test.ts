@@ -26,7 +26,7 @@ test('a deploy type outside the contract\'s enum is a 400 listing the types; a m
   const zip = makeZip([{ name: 'index.html', data: 'x' }]);
   const wrong = await deploy(t, p, zip, 'Cobol');
   expect(wrong.statusCode).toBe(400);
-  expect(wrong.json()).toEqual({ code: 'VALIDATION', message: 'body/type: Unknown project type. Choose one of: Node, PHP, React, Vite, Angular, Flask, Next.js, Vue, Astro, Static, Node.js.' });
+  expect(wrong.json()).toEqual({ code: 'VALIDATION', message: 'body/type: Unknown project type. Choose one of: auto, Node, PHP, React, Vite, Angular, Flask, Next.js, Vue, Astro, Static, Node.js.' });
   const missing = await deploy(t, p, zip, undefined);
   expect(missing.json().message).toBe('Please select a project type.');
 });

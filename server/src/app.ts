@@ -11,7 +11,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
-import { frameworkErrors, registerErrorHandling } from './http/errors';
+import { frameworkErrors, refusalOf, registerErrorHandling } from './http/errors';
 import { registerValidation } from './http/validation';
 import { answerUnrouted, recordRoutes } from './http/allowed-methods';
 import { contractPartsPlugin, contractPlugin, MAX_PATH_PARAM_LENGTH } from './http/contract';
@@ -48,6 +48,7 @@ import { appCorsPlugin } from './http/app-cors';
 import type { Deps } from './platform/deps';
 import { LookupCache } from './platform/lookup-cache';
 import { createAccountEvents } from './platform/account-events';
+import { databaseProblem } from './platform/startup-problems';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -101,6 +102,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // What the engine's refusals of a killed caller's units suggest waiting: the API's first pause.
       pauseAfterKillMs: config.database.cooldownSeconds * 1000,
       log: app.log,
+    }).catch((err: unknown) => {
+      // Unreachable or refusing: say so naming DATABASE_URL (its password hidden), not pg's stack.
+      throw (config.databaseUrl && databaseProblem(config.databaseUrl, err)) || err;
     }));
   if (!options.database) {
     const pgliteDir = path.join(config.dataDir, 'pglite');
@@ -161,7 +165,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // no route took is a 405 or 404 before its body is read; the console's pages pass on to web.ts.
   app.addHook('onRequest', answerUnrouted(app, (req) => !!config.webDir && (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.url)));
   app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    // What is polled (x-quiet-log in the contract) would fill the log at info: debug, unless it failed.
+    const quiet = req.routeOptions.config?.quietLog === true && reply.statusCode < 400;
+    const fields = { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...refusalOf(req) };
+    req.log[quiet ? 'debug' : 'info'](fields, 'request completed');
   });
 
   await app.register(fastifyMultipart, {

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { HttpLimits } from './platform/http/connection-limits';
 import { DEFAULT_SITE_LIMITS } from './platform/limits';
+import { checkDatabaseUrl } from './platform/startup-problems';
 import { DEFAULT_JSON_LIMITS, MAX_CONFIGURABLE_JSON_DEPTH, type JsonLimits } from './platform/json-limits';
 
 export interface S3Config {
@@ -307,7 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     platformDomain,
     publicUrl,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: env.DATABASE_URL ? (checkDatabaseUrl(env.DATABASE_URL), env.DATABASE_URL) : undefined,
     jwtSecret: env.JWT_SECRET || persistentSecret(dataDir, 'jwt-secret'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Hostbase <no-reply@${new URL(publicUrl).hostname}>`,

@@ -19,7 +19,9 @@ import { loadConfig } from './config';
 import { buildApp } from './app';
 import { PRIVATE_UMASK } from './platform/data-dir';
 import { EnvFileError, loadEnvFile } from './platform/env-file';
+import { StartupError } from './platform/errors';
 import { loggerOptions } from './platform/log-format';
+import { folderProblem, listenProblem } from './platform/startup-problems';
 
 /** Requests in flight get this long to finish after a signal; then their connections are cut. */
 const DRAIN_MS = 10_000;
@@ -30,7 +32,13 @@ async function main() {
   process.umask(PRIVATE_UMASK);
   // `.env` of the directory the platform starts in (npm start: the repository), under the environment.
   loadEnvFile(path.resolve('.env'));
-  const config = loadConfig();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    // A setting's value is wrong: its message names it, a stack would only hide that.
+    throw err instanceof StartupError ? err : new StartupError((err as Error).message);
+  }
   const app = await buildApp(config, { logger: loggerOptions(config) });
   let closing: Promise<void> | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -68,7 +76,15 @@ async function main() {
     process.on('disconnect', () => shutdown('SIGTERM'));
     process.channel.unref();
   }
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const problem = listenProblem(err, config.port, config.host);
+    if (!problem) throw err;
+    // Nothing served yet; what start-up opened (database, timers) closes before the message.
+    await Promise.race([app.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+    throw problem;
+  }
   app.log.info(
     { publicUrl: config.publicUrl, database: config.databaseUrl ? 'postgres' : 'pglite', storage: config.s3 ? 's3' : 'disk', mail: config.smtpUrl ? 'smtp' : 'outbox' },
     `Hostbase is up: ${config.publicUrl} (API ${config.publicUrl}/api, docs ${config.publicUrl}/api/docs)`,
@@ -76,7 +92,9 @@ async function main() {
 }
 
 main().catch((err) => {
-  // A bad .env is the operator's to fix, not a crash: its message without a stack.
-  console.error(err instanceof EnvFileError ? `hostbase: ${err.message}` : err);
+  // A bad .env, a busy port, an unreachable database, a folder this user may not write: the
+  // operator's to fix, not a crash: one line naming what to change, without a stack.
+  const problem = err instanceof EnvFileError || err instanceof StartupError ? err : folderProblem(err);
+  console.error(problem ? `hostbase: ${problem.message}` : err);
   process.exit(1);
 });

@@ -58,7 +58,7 @@ test("a developer's changes are listed newest first, with the operation, a reada
   expect(entries.map((e) => [e.operation_id, e.summary])).toEqual([
     ['deleteObjects', 'Deleted 1 file'],
     ['uploadObject', 'Uploaded file "notes.txt"'],
-    ['rotateProjectKey', 'Rotated the authentication key'],
+    ['rotateProjectKey', 'Rotated the publishable key'],
     ['createProject', 'Created project "Shop" (shop-activity)'],
     ['registerAccount', 'Created the account'],
   ]);
@@ -144,7 +144,7 @@ test("a project's end users: added, deleted; settings saved are a change, settin
 test("a project's log has only its entries; another account gets a 404 that says nothing more than for no project", async () => {
   const other = await call('/create-project', { projectName: 'Blog', subdomain: 'blog-activity' }, alice.token, ALICE_IP);
   const { entries } = await activity(alice, `/project/${projectId}/activity`);
-  expect(entries.map((e) => e.summary)).toEqual(['Added user tx@example.com', 'Deleted 1 file', 'Uploaded file "notes.txt"', 'Rotated the authentication key', 'Created project "Shop" (shop-activity)']);
+  expect(entries.map((e) => e.summary)).toEqual(['Added user tx@example.com', 'Deleted 1 file', 'Uploaded file "notes.txt"', 'Rotated the publishable key', 'Created project "Shop" (shop-activity)']);
   const blog = await activity(alice, `/project/${other.json().project.id}/activity`);
   expect(blog.entries.map((e) => e.summary)).toEqual(['Created project "Blog" (blog-activity)']);
 

@@ -28,7 +28,8 @@ test('summaries read well from the call, and may say nothing changed', () => {
     return c.summary({ body, params: {}, notes });
   };
   expect(summary('createProject', { projectName: 'Shop', subdomain: 'shop' })).toBe('Created project "Shop" (shop)');
-  expect(summary('rotateProjectKey', { key: 'bucket' })).toBe('Rotated the bucket key');
+  expect(summary('rotateProjectKey', { key: 'bucket' })).toBe('Rotated the secret key');
+  expect(summary('rotateProjectKey', { key: 'authentication' })).toBe('Rotated the publishable key');
   expect(summary('deleteObjects', { file_ids: ['a', 'b', 'c'] }, { deleted: 3 })).toBe('Deleted 3 files');
   expect(summary('getAccountDetails', {})).toBeNull();
   expect(summary('getAccountDetails', { name: 'Ada\nLovelace' })).toBe('Changed the profile name to "Ada Lovelace"');

@@ -38,8 +38,8 @@ maybe('activity and errors journey', () => {
     await b.shot('new-project');
 
     await page.getByRole('link', { name: 'Hosting' }).click();
-    await page.getByRole('button', { name: 'Manage' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add New Project' });
+    await page.getByRole('button', { name: 'Deploy site' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy site' });
     await dialog.getByLabel('React').check();
     const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostbase-e2e-activity-')), 'broken.zip');
     fs.writeFileSync(bad, 'this is not a zip archive');

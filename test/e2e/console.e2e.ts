@@ -104,23 +104,23 @@ maybe('console journey', () => {
         await b.shot('projects');
       },
     });
-    await page.waitForURL(/\/project\/[^/]+\/authentication$/);
+    await page.waitForURL(/\/project\/[^/]+\/dashboard$/);
     expect(projectId).toBeTruthy();
   });
 
-  test('copy the bucket API key; the tick goes away after 2 s', async () => {
+  test('copy the secret key; the tick goes away after 2 s', async () => {
     const { page } = b;
     await page.getByRole('link', { name: 'API Keys' }).click();
     await page.waitForURL(/\/api-keys$/);
-    await page.getByRole('button', { name: 'Show Bucket API Key' }).click();
-    const row = page.locator('.key-row', { hasText: 'Bucket API Key' });
+    await page.getByRole('button', { name: 'Show Secret key' }).click();
+    const row = page.locator('.key-row', { hasText: 'Secret key' });
     const key = (await row.locator('code').textContent())?.trim() ?? '';
     expect(key.length).toBeGreaterThan(10);
-    await page.getByRole('button', { name: 'Copy Bucket API Key' }).click();
-    await page.getByRole('button', { name: 'Bucket API Key copied' }).waitFor();
+    await page.getByRole('button', { name: 'Copy Secret key' }).click();
+    await page.getByRole('button', { name: 'Secret key copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await b.shot('api-keys');
-    await page.getByRole('button', { name: 'Copy Bucket API Key' }).waitFor({ timeout: 4000 });
+    await page.getByRole('button', { name: 'Copy Secret key' }).waitFor({ timeout: 4000 });
   });
 
   test('upload an image, see its preview, share it, delete it', async () => {

@@ -49,6 +49,7 @@ maybe('end-user auth journey', () => {
     expect(devToken).toBeTruthy();
 
     projectId = await createProject(page, { name: 'Reader App', subdomain: `reader-${stamp}` });
+    await page.getByRole('link', { name: 'Authentication' }).first().click();
     await page.waitForURL(/\/project\/[^/]+\/authentication$/);
     expect(projectId).toBeTruthy();
   });

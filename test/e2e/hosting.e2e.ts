@@ -54,23 +54,29 @@ maybe('hosting journey', () => {
     await page.getByRole('link', { name: 'Hosting' }).click();
     await page.getByText('No deployments yet').waitFor();
 
-    await page.getByRole('button', { name: 'Manage' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add New Project' });
-    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
-    await dialog.getByText('Please select a project type.').waitFor();
-    await dialog.getByLabel('React').check();
-    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
-    await dialog.getByText('Please upload a zip file.').waitFor();
-    await dialog.locator('input[type=file]').setInputFiles(v1);
-    await b.shot('manage');
-    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'File uploaded successfully!' }).waitFor({ timeout: 30_000 });
-    await dialog.waitFor({ state: 'detached' });
+    // Before any deployment the button deploys the first one; the type is detected unless picked.
+    await page.getByRole('button', { name: 'Deploy site' }).click();
+    const first = page.getByRole('dialog', { name: 'Deploy site' });
+    expect(await first.getByLabel('Detect automatically').isChecked()).toBe(true);
+    await first.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await first.getByText('Please upload a zip file.').waitFor();
+    await first.getByLabel('React').check();
+    await first.locator('input[type=file]').setInputFiles(v1);
+    await b.shot('deploy-site');
+    await first.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const toast = page.getByRole('status').filter({ hasText: 'File uploaded successfully!' });
+    await toast.waitFor({ timeout: 30_000 });
+    // The toast links to the live site.
+    expect(await toast.getByRole('link').getAttribute('href')).toMatch(new RegExp(`^http://site-${stamp}\\.[a-z0-9.-]+:${new URL(server.url).port}$`));
+    await first.waitFor({ state: 'detached' });
     await page.getByText('Active', { exact: true }).waitFor();
-    await page.getByText('CPU Usage').waitFor();
+    // A static site has no process to measure.
+    await page.getByText(/Not running: static site/).waitFor();
+    expect(await page.getByText('CPU Usage').count()).toBe(0);
     await b.shot('deployed');
 
-    await page.getByRole('button', { name: 'Manage' }).click();
+    await page.getByRole('button', { name: 'Redeploy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redeploy' });
     await dialog.getByLabel('Vite').check();
     await dialog.locator('input[type=file]').setInputFiles(v2);
     await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();

@@ -171,7 +171,7 @@ describeSandboxed('a hostile site cannot reach the platform or other tenants', (
     const v = await deploy(t, victim, makeZip([{ name: 'server.js', data: `require('http').createServer((q, r) => r.end('victim')).listen(process.env.PORT)` }]), 'Node');
     expect(v.statusCode).toBe(200);
     const victimDeployment = v.json().deployment.id as string;
-    const runRoot = path.join(os.tmpdir(), 'hostbase-sites');
+    const runRoot = path.join(os.tmpdir(), `hostbase-sites-${process.getuid!()}`);
     const victimDir = fs.readdirSync(runRoot).map((n) => path.join(runRoot, n)).find((d) => d.endsWith(victimDeployment))!;
     expect(victimDir).toBeDefined();
     const hostIp = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;

@@ -14,7 +14,7 @@ import { request } from '../helpers/http-request';
 
 const root = path.resolve(__dirname, '..', '..');
 const sandboxed = probeSandbox().ok;
-const RUN_ROOT = path.join(os.tmpdir(), 'hostbase-sites');
+const RUN_ROOT = path.join(os.tmpdir(), `hostbase-sites-${process.getuid!()}`);
 const PIDS_CGROUP = '/sys/fs/cgroup/pids/hostbase';
 const CGROUP_ROOT = fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup/hostbase' : PIDS_CGROUP;
 

@@ -58,7 +58,7 @@ describe('_redirects: refused lines name the file and the line', () => {
     const ok = Array.from({ length: MAX_REDIRECTS }, (_, i) => `/r${i} /t${i}`).join('\n');
     expect(parseRedirects(ok)).toHaveLength(MAX_REDIRECTS);
     expect(() => parseRedirects(ok + '\n/one /more')).toThrow(`line ${MAX_REDIRECTS + 1}: more than ${MAX_REDIRECTS} rules`);
-    expect(() => parseRedirects('#'.repeat(300 * 1024))).toThrow('_redirects: the file is larger than 256 KB.');
+    expect(() => parseRedirects('#'.repeat(300 * 1024))).toThrow('_redirects: the file is larger than 256 KiB.');
   });
 });
 

@@ -24,9 +24,9 @@ const VerifyEmail = lazy(() => import('./features/auth/VerifyEmail'));
 const EmailVerified = lazy(() => import('./features/auth/EmailVerified'));
 
 // A project's end users (not developers) land here from the platform's mails.
-const EndUserLayout = lazy(() => import('./features/enduser/EndUserLayout'));
-const EndUserResetPassword = lazy(() => import('./features/enduser/EndUserResetPassword'));
-const EndUserVerifyEmail = lazy(() => import('./features/enduser/EndUserVerifyEmail'));
+const EndUserLayout = lazy(() => import('./features/end-user-pages/EndUserLayout'));
+const EndUserResetPassword = lazy(() => import('./features/end-user-pages/EndUserResetPassword'));
+const EndUserVerifyEmail = lazy(() => import('./features/end-user-pages/EndUserVerifyEmail'));
 
 const ConsoleLayout = lazy(() => import('./features/console/ConsoleLayout'));
 const ProjectLayout = lazy(() => import('./features/console/ProjectLayout'));
@@ -37,11 +37,12 @@ const DatabasePage = lazy(() => import('./features/database/DatabasePage'));
 const DatabaseTablePage = lazy(() => import('./features/database/TablePage'));
 const ApiKeysPage = lazy(() => import('./features/apikeys/ApiKeysPage'));
 const StoragePage = lazy(() => import('./features/storage/StoragePage'));
-const AuthUsersPage = lazy(() => import('./features/authusers/AuthUsersPage'));
+const AuthUsersPage = lazy(() => import('./features/end-users/AuthUsersPage'));
 const ConsoleHostingPage = lazy(() => import('./features/hosting/ConsoleHostingPage'));
 const ProjectHostingPage = lazy(() => import('./features/hosting/ProjectHostingPage'));
-const EmailPage = lazy(() => import('./features/email/EmailPage'));
+const EmailPage = lazy(() => import('./features/mail/EmailPage'));
 const AccountPage = lazy(() => import('./features/account/AccountPage'));
+const ConnectPage = lazy(() => import('./features/connect/ConnectPage'));
 const picker = (name: 'DatabasePicker' | 'ApiKeysPicker' | 'StoragePicker' | 'AuthenticationPicker' | 'EmailPicker') =>
   lazy(() => import('./features/projects/ProjectPicker').then((m) => ({ default: m[name] })));
 const DatabasePicker = picker('DatabasePicker');
@@ -103,6 +104,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="dashboard" replace /> },
               { path: 'dashboard', element: <ProjectDashboard /> },
+              { path: 'connect', element: <ConnectPage /> },
               { path: 'database', element: <DatabasePage /> },
               { path: 'database/:table', element: <DatabaseTablePage /> },
               { path: 'api-keys', element: <ApiKeysPage /> },

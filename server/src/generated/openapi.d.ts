@@ -158,7 +158,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up an end user (app)
-         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+         * @description Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the publishable key. Counts toward the plan's monthly active users. Trying the example as is creates the end user grace@example.com in the key's project (409 once it exists).
          */
         post: operations["endUserSignUp"];
         delete?: never;
@@ -319,6 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project (alias of create-project)
+         * @deprecated
          * @description The same call as createProject (POST /create-project), under the name older clients use.
          */
         post: operations["createProjectAlias"];
@@ -342,7 +343,7 @@ export interface paths {
          * @description An order for a plan at the payment provider (Razorpay in INR; the test provider when no
          *     Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
          *     refused with 409.
-         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         *     Creates an unpaid order; the plan changes only once it is paid. The example asks for Pro, which a new account (on Hobby) may order, so trying it as is creates an unpaid order and changes no plan.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -362,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+         * @description Creates a project with its own bucket, end-user authentication and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its publishable and secret keys; its database is made on first use. Counts against the plan's project limit (403 past it). Trying the example as is creates a project named Todo app at `todo-k7q2m` on a fresh account (409 once that subdomain is taken: choose your own).
          */
         post: operations["createProject"];
         delete?: never;
@@ -595,6 +596,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a password reset link (alias of forgetPassword)
+         * @deprecated
          * @description The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
          */
         post: operations["forgotPasswordAlias"];
@@ -656,7 +658,7 @@ export interface paths {
         /**
          * Start a checkout for a plan
          * @description An order (as createOrder) with what the console needs to open the provider's checkout.
-         *     Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+         *     Creates an unpaid order, as createOrder. The example asks for Pro, which a new account (on Hobby) may order, so trying it as is creates an unpaid order and changes no plan.
          */
         post: operations["startPayment"];
         delete?: never;
@@ -743,8 +745,8 @@ export interface paths {
          * Show the project's publishable and secret keys
          * @description The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
          *     and database calls made with it follow the access rules. The secret key is for servers only:
-         *     alone it bypasses the access rules. They are the authentication API key and the bucket API key
-         *     under their new names (the same values; authentication-details and bucket-details still show them).
+         *     alone it bypasses the access rules. authentication-details and bucket-details answer the same two
+         *     values as `api_key` (the publishable and the secret key).
          */
         post: operations["getProjectApiKeys"];
         delete?: never;
@@ -864,8 +866,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read the project's authentication key
-         * @description The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * Read the project's publishable key
+         * @description The project's publishable key (`api_key`, the publishable key of getProjectApiKeys), the key apps send to /auth/v1, /db/v1 and /storage/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getAuthenticationDetails"];
         delete?: never;
@@ -884,8 +886,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read the project's bucket and its key
-         * @description The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+         * Read the project's bucket and its secret key
+         * @description The project's bucket id, its public domain and its secret key (`api_key`: server-side only, the secret key of getProjectApiKeys). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["getBucketDetails"];
         delete?: never;
@@ -2164,7 +2166,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy a site from a zip
-         * @description Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
+         * @description Extracts the zip (multipart field `file`, with the site `type`, or `auto` to have it detected from the files) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
          *     Source code is built first (answer 202): the framework is detected from package.json, composer.json or requirements.txt (React, Vite, Vue, Angular, Astro, Next.js, Node, PHP, Flask; Static is never built unless the site's build settings give a build command), dependencies are installed from the lockfile (npm ci or npm install, a virtualenv from requirements.txt, composer install; an unchanged lockfile reuses the site's dependency cache), and the build runs in the site's sandbox within the platform's time, memory and disk limits. One build runs per site at a time (409 while one runs). The example's project id names no project, so trying it as is answers 404 and changes nothing.
          */
         post: operations["uploadSiteZip"];
@@ -2246,7 +2248,7 @@ export interface paths {
         put?: never;
         /**
          * Create a developer account
-         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+         * @description Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. Trying the example as is on a fresh platform creates the account ada@example.com (409 once it exists: use your own address).
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -2657,6 +2659,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a sign-in with a second factor (alias of verifyMFACode)
+         * @deprecated
          * @description The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
          */
         post: operations["verifyMfaCodeAlias"];
@@ -2762,6 +2765,7 @@ export interface paths {
         put?: never;
         /**
          * Check a developer token (alias of verify-token)
+         * @deprecated
          * @description The same call as verifyToken (POST /verify-token), under the name older clients use.
          */
         post: operations["verifyTokenAlias"];
@@ -3115,6 +3119,11 @@ export interface components {
             status: "building" | "live" | "failed" | "superseded";
             type: components["schemas"]["ProjectType"];
         };
+        /**
+         * @description A deploy's site type; auto: detected from the files (composer.json or .php: PHP; requirements.txt or app.py: Flask; package.json: its framework, else Node; otherwise Static), the same rules as the CLI's.
+         * @enum {string}
+         */
+        DeployType: "auto" | "Node" | "PHP" | "React" | "Vite" | "Angular" | "Flask" | "Next.js" | "Vue" | "Astro" | "Static" | "Node.js";
         /** @description The device_token this client got from an earlier sign-in of this account (optional). */
         DeviceToken: string;
         DnsRecord: {
@@ -3350,9 +3359,9 @@ export interface components {
             subdomain: string;
         };
         ProjectApiKeys: {
-            /** @description Safe in a web page: subject to the access rules. The same key as the authentication API key. */
+            /** @description Safe in a web page: subject to the access rules. authentication-details answers the same key as api_key. */
             publishable_key: string;
-            /** @description Server-side only: full access to the project's files and rows. The same key as the bucket API key. */
+            /** @description Server-side only: full access to the project's files and rows. bucket-details answers the same key as api_key. */
             secret_key: string;
         };
         ProjectDetails: {
@@ -4294,7 +4303,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "email": "grace@example.com",
-                 *       "password": "password"
+                 *       "password": "Violet-Kettle-92-Harbor"
                  *     }
                  */
                 "application/json": {
@@ -4665,7 +4674,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "projectName": "Todo app",
-                 *       "subdomain": "test",
+                 *       "subdomain": "todo-k7q2m",
                  *       "description": "A shared todo list"
                  *     }
                  */
@@ -4733,7 +4742,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "plan": "hobby"
+                 *       "plan": "pro"
                  *     }
                  */
                 "application/json": {
@@ -4787,7 +4796,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "projectName": "Todo app",
-                 *       "subdomain": "test",
+                 *       "subdomain": "todo-k7q2m",
                  *       "description": "A shared todo list"
                  *     }
                  */
@@ -5495,7 +5504,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "plan": "hobby"
+                 *       "plan": "pro"
                  *     }
                  */
                 "application/json": {
@@ -6053,7 +6062,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The project's authentication API key */
+            /** @description The project's publishable key */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9602,7 +9611,7 @@ export interface operations {
                     file: string;
                     /** @description Ignored (the project in the path is used). */
                     projectId?: string;
-                    type: components["schemas"]["ProjectType"];
+                    type: components["schemas"]["DeployType"];
                 };
             };
         };
@@ -9616,6 +9625,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Project deployed!",
+                     *       "site_url": "http://todo-app.localhost:3000",
                      *       "deployment": {
                      *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
                      *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -9634,6 +9644,8 @@ export interface operations {
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
+                        /** @description Where the site is served (the scheme and port of PUBLIC_URL with the project's domain). */
+                        site_url: string;
                     };
                 };
             };
@@ -9646,6 +9658,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Build started: Vite (package.json: vite, scripts.build)",
+                     *       "site_url": "http://todo-app.localhost:3000",
                      *       "deployment": {
                      *         "id": "e4d909c2-90d0-4a5e-8f0c-3b6a1f2e7d11",
                      *         "project_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -9664,6 +9677,8 @@ export interface operations {
                     "application/json": {
                         deployment: components["schemas"]["Deployment"];
                         message: string;
+                        /** @description Where the site will be served once the build is live. */
+                        site_url: string;
                     };
                 };
             };
@@ -9867,7 +9882,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ada Lovelace",
                  *       "email": "ada@example.com",
-                 *       "password": "password"
+                 *       "password": "Violet-Kettle-92-Harbor"
                  *     }
                  */
                 "application/json": {

@@ -4,781 +4,781 @@ export const operations = [
     "operationId": "activateDeployment",
     "method": "POST",
     "path": "/project/{projectId}/deployments/{deploymentId}/activate",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "addAuthUser",
     "method": "POST",
     "path": "/project/{projectId}/auth/add_user",
-    "tag": "authUsers"
+    "tag": "End users"
   },
   {
     "operationId": "addDbColumn",
     "method": "POST",
     "path": "/project/{projectId}/database/add_column",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "addSiteDomain",
     "method": "POST",
     "path": "/project/{projectId}/hosting/add_domain",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "addSmtpAccount",
     "method": "POST",
     "path": "/project/{projectId}/smtp/add_account",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "addSmtpDomain",
     "method": "POST",
     "path": "/project/{projectId}/smtp/add_domain",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "bucketDeleteObject",
     "method": "DELETE",
     "path": "/storage/v1/objects/{objectId}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "bucketDownloadObject",
     "method": "GET",
     "path": "/storage/v1/objects/{objectId}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "bucketListObjects",
     "method": "GET",
     "path": "/storage/v1/objects",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "bucketShareObject",
     "method": "PUT",
     "path": "/storage/v1/objects/{objectId}/share",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "bucketUnshareObject",
     "method": "DELETE",
     "path": "/storage/v1/objects/{objectId}/share",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "bucketUploadObject",
     "method": "POST",
     "path": "/storage/v1/objects",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "changePassword",
     "method": "POST",
     "path": "/change_pass",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "changeSmtpAccountPassword",
     "method": "POST",
     "path": "/project/{projectId}/smtp/change_pass",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "checkSubdomain",
     "method": "POST",
     "path": "/check_subdomain",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "completeTestPayment",
     "method": "POST",
     "path": "/pay/test-checkout",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "confirmEmail",
     "method": "POST",
     "path": "/verify-email",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "confirmEmailLink",
     "method": "GET",
     "path": "/verify/{token}",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "consoleDeleteDbRows",
     "method": "POST",
     "path": "/project/{projectId}/database/tables/{table}/rows/delete",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "consoleInsertDbRows",
     "method": "POST",
     "path": "/project/{projectId}/database/tables/{table}/rows/insert",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "consoleSelectDbRows",
     "method": "POST",
     "path": "/project/{projectId}/database/tables/{table}/rows/select",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "consoleUpdateDbRows",
     "method": "POST",
     "path": "/project/{projectId}/database/tables/{table}/rows/update",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "createConsoleSignedUrl",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/sign",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "createDbTable",
     "method": "POST",
     "path": "/project/{projectId}/database/create_table",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "createManifestDeployment",
     "method": "POST",
     "path": "/project/{projectId}/deployments/manifest",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "createObjectSignedLink",
     "method": "POST",
     "path": "/storage/v1/objects/{objectId}/signed-links",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "createOrder",
     "method": "POST",
     "path": "/create-order/",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "createProject",
     "method": "POST",
     "path": "/create-project",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "createProjectAlias",
     "method": "POST",
     "path": "/create_project",
-    "tag": "projects"
+    "tag": "Deprecated"
   },
   {
     "operationId": "createSignedLink",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/signed-links/create",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "createSignedUrl",
     "method": "POST",
     "path": "/storage/v1/object/sign/{objectId}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "createSignedUrls",
     "method": "POST",
     "path": "/storage/v1/object/sign",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "deleteAuthUser",
     "method": "POST",
     "path": "/project/{projectId}/auth/delete_user",
-    "tag": "authUsers"
+    "tag": "End users"
   },
   {
     "operationId": "deleteDbRows",
     "method": "POST",
     "path": "/db/v1/{table}/delete",
-    "tag": "data"
+    "tag": "Database for apps"
   },
   {
     "operationId": "deleteObjects",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/delete",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "deleteProject",
     "method": "POST",
     "path": "/project/{projectId}/delete",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "deleteSite",
     "method": "POST",
     "path": "/project/{projectId}/hosting/delete",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "deleteStorageRule",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/rules/delete",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "downloadObject",
     "method": "GET",
     "path": "/s3/object-storage/{segment}/{objectId}",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "downloadPublicObject",
     "method": "GET",
     "path": "/storage/v1/object/public/{objectId}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "downloadSignedObject",
     "method": "GET",
     "path": "/storage/v1/signed/{token}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "downloadSignedUrl",
     "method": "GET",
     "path": "/storage/v1/object/sign/{objectId}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "dropDbColumn",
     "method": "POST",
     "path": "/project/{projectId}/database/drop_column",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "dropDbTable",
     "method": "POST",
     "path": "/project/{projectId}/database/drop_table",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "endUserConfirmEmail",
     "method": "POST",
     "path": "/auth/v1/verify",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserGetCurrent",
     "method": "GET",
     "path": "/auth/v1/user",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserRefresh",
     "method": "POST",
     "path": "/auth/v1/refresh",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserRequestPasswordReset",
     "method": "POST",
     "path": "/auth/v1/recover",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserResetPassword",
     "method": "POST",
     "path": "/auth/v1/reset",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserSendVerification",
     "method": "POST",
     "path": "/auth/v1/verify/send",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserSignIn",
     "method": "POST",
     "path": "/auth/v1/signin",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserSignOut",
     "method": "POST",
     "path": "/auth/v1/signout",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "endUserSignUp",
     "method": "POST",
     "path": "/auth/v1/signup",
-    "tag": "endUserAuth"
+    "tag": "End-user auth"
   },
   {
     "operationId": "exportProject",
     "method": "POST",
     "path": "/project/{projectId}/export",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "finishDeployment",
     "method": "POST",
     "path": "/project/{projectId}/deployments/{deploymentId}/finish",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "forgotPassword",
     "method": "POST",
     "path": "/forgetPassword",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "forgotPasswordAlias",
     "method": "POST",
     "path": "/forgot_pass",
-    "tag": "accounts"
+    "tag": "Deprecated"
   },
   {
     "operationId": "getAccountDetails",
     "method": "POST",
     "path": "/account-details",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "getAccountUsage",
     "method": "POST",
     "path": "/usage",
-    "tag": "usage"
+    "tag": "Usage"
   },
   {
     "operationId": "getAuthenticationDetails",
     "method": "POST",
     "path": "/project/{projectId}/authentication-details",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "getBilling",
     "method": "GET",
     "path": "/billing",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "getBucketDetails",
     "method": "POST",
     "path": "/project/{projectId}/bucket-details",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "getBuildSettings",
     "method": "POST",
     "path": "/project/{projectId}/hosting/build-settings",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "getContainerStats",
     "method": "POST",
     "path": "/project/{projectId}/container-stats/",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "getDeploymentLogs",
     "method": "POST",
     "path": "/project/{projectId}/deployments/{deploymentId}/logs",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "getDeveloper",
     "method": "GET",
     "path": "/developers/{id}",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "getEmailVerified",
     "method": "POST",
     "path": "/email-verified",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "getHealth",
     "method": "GET",
     "path": "/health",
-    "tag": "system"
+    "tag": "System"
   },
   {
     "operationId": "getProjectApiKeys",
     "method": "POST",
     "path": "/project/{projectId}/api-keys",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "getProjectDetails",
     "method": "POST",
     "path": "/project/project-details/",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "getProjectUsage",
     "method": "POST",
     "path": "/project/{projectId}/usage",
-    "tag": "usage"
+    "tag": "Usage"
   },
   {
     "operationId": "getSiteTraffic",
     "method": "POST",
     "path": "/project/{projectId}/hosting/traffic",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "getSmtpDomainDetails",
     "method": "POST",
     "path": "/project/{projectId}/smtp/smtp_domain_details",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "insertDbRows",
     "method": "POST",
     "path": "/db/v1/{table}/insert",
-    "tag": "data"
+    "tag": "Database for apps"
   },
   {
     "operationId": "listAccountActivity",
     "method": "POST",
     "path": "/activity",
-    "tag": "activity"
+    "tag": "Activity"
   },
   {
     "operationId": "listAccountErrors",
     "method": "POST",
     "path": "/errors",
-    "tag": "activity"
+    "tag": "Activity"
   },
   {
     "operationId": "listAuthUsers",
     "method": "POST",
     "path": "/project/{projectId}/auth/users_list",
-    "tag": "authUsers"
+    "tag": "End users"
   },
   {
     "operationId": "listDbTables",
     "method": "POST",
     "path": "/project/{projectId}/database/tables",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "listDeployments",
     "method": "POST",
     "path": "/project/{projectId}/deployments",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "listObjects",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/files",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "listPlans",
     "method": "GET",
     "path": "/plans",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "listProjectActivity",
     "method": "POST",
     "path": "/project/{projectId}/activity",
-    "tag": "activity"
+    "tag": "Activity"
   },
   {
     "operationId": "listProjectErrors",
     "method": "POST",
     "path": "/project/{projectId}/errors",
-    "tag": "activity"
+    "tag": "Activity"
   },
   {
     "operationId": "listProjects",
     "method": "POST",
     "path": "/projects",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "listSignedLinks",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/signed-links",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "listSiteDomains",
     "method": "POST",
     "path": "/project/{projectId}/hosting/domains",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "listSiteEnv",
     "method": "POST",
     "path": "/project/{projectId}/hosting/env",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "listSites",
     "method": "POST",
     "path": "/hosting/sites",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "listSmtpAccounts",
     "method": "POST",
     "path": "/project/{projectId}/smtp/accounts",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "listStorageRules",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/rules",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "loginAccount",
     "method": "POST",
     "path": "/verify_user",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "razorpayWebhook",
     "method": "POST",
     "path": "/webhooks/razorpay",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "registerAccount",
     "method": "POST",
     "path": "/register",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "removeSiteDomain",
     "method": "POST",
     "path": "/project/{projectId}/hosting/remove_domain",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "removeSmtpAccount",
     "method": "POST",
     "path": "/project/{projectId}/smtp/remove_account",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "removeSmtpDomain",
     "method": "POST",
     "path": "/project/{projectId}/smtp/remove_domain",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "renameDbColumn",
     "method": "POST",
     "path": "/project/{projectId}/database/rename_column",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "resetAuthUserPassword",
     "method": "POST",
     "path": "/project/{projectId}/auth/reset_password",
-    "tag": "authUsers"
+    "tag": "End users"
   },
   {
     "operationId": "resetPassword",
     "method": "POST",
     "path": "/reset_password/{token}",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "revokeObjectSignedLink",
     "method": "DELETE",
     "path": "/storage/v1/signed-links/{linkId}",
-    "tag": "bucket"
+    "tag": "Storage for apps"
   },
   {
     "operationId": "revokeSignedLink",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/signed-links/revoke",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "rotateProjectKey",
     "method": "POST",
     "path": "/project/{projectId}/rotate-key",
-    "tag": "projects"
+    "tag": "Projects"
   },
   {
     "operationId": "runDbSql",
     "method": "POST",
     "path": "/project/{projectId}/database/sql",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "selectDbRows",
     "method": "POST",
     "path": "/db/v1/{table}/select",
-    "tag": "data"
+    "tag": "Database for apps"
   },
   {
     "operationId": "sendEmailVerification",
     "method": "POST",
     "path": "/send_email_verification",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "setBuildSettings",
     "method": "POST",
     "path": "/project/{projectId}/hosting/build-settings/set",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "setDbTableAccess",
     "method": "POST",
     "path": "/project/{projectId}/database/set_access",
-    "tag": "database"
+    "tag": "Database"
   },
   {
     "operationId": "setSiteEnv",
     "method": "POST",
     "path": "/project/{projectId}/hosting/env/set",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "setStorageRule",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/rules/set",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "shareObject",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/share",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "startPayment",
     "method": "POST",
     "path": "/pay",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "streamDeploymentLog",
     "method": "GET",
     "path": "/project/{projectId}/deployments/{deploymentId}/log-stream",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "submitContactMessage",
     "method": "POST",
     "path": "/contact",
-    "tag": "contact"
+    "tag": "Contact"
   },
   {
     "operationId": "subscribeDbChanges",
     "method": "GET",
     "path": "/db/v1/{table}/changes",
-    "tag": "data"
+    "tag": "Database for apps"
   },
   {
     "operationId": "toggleMfa",
     "method": "POST",
     "path": "/toggle-mfa",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "unpublishSite",
     "method": "POST",
     "path": "/project/{projectId}/hosting/unpublish",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "unsetSiteEnv",
     "method": "POST",
     "path": "/project/{projectId}/hosting/env/unset",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "unshareObject",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/unshare",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "updateAuthSettings",
     "method": "POST",
     "path": "/project/{projectId}/auth/settings",
-    "tag": "authUsers"
+    "tag": "End users"
   },
   {
     "operationId": "updateDbRows",
     "method": "POST",
     "path": "/db/v1/{table}/update",
-    "tag": "data"
+    "tag": "Database for apps"
   },
   {
     "operationId": "uploadDeploymentFiles",
     "method": "POST",
     "path": "/project/{projectId}/deployments/{deploymentId}/files",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "uploadObject",
     "method": "POST",
     "path": "/project/{projectId}/object-storage/upload",
-    "tag": "storage"
+    "tag": "Storage"
   },
   {
     "operationId": "uploadSiteZip",
     "method": "POST",
     "path": "/project/{projectId}/upload-and-extract-zip/",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "verifyMfaCode",
     "method": "POST",
     "path": "/verifyMFACode",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "verifyMfaCodeAlias",
     "method": "POST",
     "path": "/verify-mfa-code",
-    "tag": "accounts"
+    "tag": "Deprecated"
   },
   {
     "operationId": "verifyPayment",
     "method": "POST",
     "path": "/verify-payment/",
-    "tag": "payments"
+    "tag": "Payments"
   },
   {
     "operationId": "verifySiteDomain",
     "method": "POST",
     "path": "/project/{projectId}/hosting/verify_domain",
-    "tag": "hosting"
+    "tag": "Hosting"
   },
   {
     "operationId": "verifySmtpDomain",
     "method": "POST",
     "path": "/project/{projectId}/smtp/smtp_domain_verify",
-    "tag": "smtp"
+    "tag": "Mail"
   },
   {
     "operationId": "verifyToken",
     "method": "POST",
     "path": "/verify-token",
-    "tag": "accounts"
+    "tag": "Accounts"
   },
   {
     "operationId": "verifyTokenAlias",
     "method": "POST",
     "path": "/verifyToken",
-    "tag": "accounts"
+    "tag": "Deprecated"
   }
 ] as const;
 

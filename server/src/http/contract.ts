@@ -26,7 +26,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', ...(__dirname.includes(`$
 const PARSED_SPEC_PATH = path.join(ROOT, 'server', 'src', 'generated', 'openapi.json');
 
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId?: string; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> }; responses?: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { operationId?: string; 'x-quiet-log'?: boolean; security?: SecurityRequirement; requestBody?: { required?: boolean; content?: Record<string, unknown> }; responses?: Record<string, unknown> }>>;
   security?: SecurityRequirement;
   [k: string]: unknown;
 }
@@ -50,6 +50,11 @@ export function loadSpec(): OpenApiDoc {
 declare module 'fastify' {
   interface FastifyContextConfig {
     operationId?: string;
+    /**
+     * The operation is marked `x-quiet-log: true` in the contract: the console polls it (stats,
+     * errors, usage) or a load balancer does (health), so its answers are logged at debug.
+     */
+    quietLog?: boolean;
   }
 }
 
@@ -142,7 +147,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
   const extra = Object.keys(opts.handlers).filter((id) => !known.has(id));
   if (extra.length) throw new Error(`handlers for operations not in openapi.yaml: ${extra.join(', ')}`);
 
-  const byId = new Map<string, { security: SecurityRequirement; multipart?: FormCheck; json?: 'required' | 'optional' }>();
+  const byId = new Map<string, { security: SecurityRequirement; multipart?: FormCheck; json?: 'required' | 'optional'; quietLog: boolean }>();
   for (const item of Object.values(spec.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId) continue;
@@ -150,6 +155,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
         security: op.security ?? spec.security ?? [],
         multipart: formSchema(op.requestBody?.content?.['multipart/form-data'], spec.components),
         json: op.requestBody?.content?.['application/json'] ? (op.requestBody.required ? 'required' : 'optional') : undefined,
+        quietLog: op['x-quiet-log'] === true,
       });
     }
   }
@@ -195,7 +201,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
 
   const { default: glue } = await import('fastify-openapi-glue');
   await app.register(glue, {
-    specification: spec as unknown as object,
+    specification: withoutByteResponses(spec) as unknown as object,
     prefix: 'api',
     // Glue's types want full route options; it merges ours into its own, so a cast is honest here.
     operationResolver: ((operationId: string) => {
@@ -207,7 +213,7 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
       const isPublic = security.length === 0 || meta.security.some((alt) => Object.keys(alt).length === 0);
       return {
         handler: handler ?? (async () => { throw Errors.notImplemented(operationId); }),
-        config: { operationId },
+        config: { operationId, quietLog: meta.quietLog },
         // We authenticate in onRequest ourselves (before validation) instead of glue's preHandler.
         preHandler: undefined,
         onRequest: isPublic ? undefined : securityHook(security, opts.verifiers),
@@ -215,6 +221,27 @@ export async function registerContract(app: FastifyInstance, opts: ContractOptio
       };
     }) as never,
   });
+}
+
+/**
+ * The contract as glue gets it: responses keep their JSON schemas only. Glue checks every content
+ * type it meets (responses too) against the request body parsers and warns at each start for the
+ * ones without (file downloads of any type, `application/gzip` exports, `text/event-stream`); handlers send
+ * those as streams or buffers, which Fastify never serialises, so their schemas have no use here.
+ */
+function withoutByteResponses(spec: OpenApiDoc): OpenApiDoc {
+  const jsonOnly = (response: unknown) => {
+    const content = (response as { content?: Record<string, unknown> } | undefined)?.content;
+    if (!content) return;
+    for (const type of Object.keys(content)) if (!/json/i.test(type)) delete content[type];
+    if (Object.keys(content).length === 0) delete (response as { content?: unknown }).content;
+  };
+  for (const item of Object.values(spec.paths)) {
+    for (const op of Object.values(item)) for (const response of Object.values(op?.responses ?? {})) jsonOnly(response);
+  }
+  const components = spec.components as { responses?: Record<string, unknown> } | undefined;
+  for (const response of Object.values(components?.responses ?? {})) jsonOnly(response);
+  return spec;
 }
 
 /**

@@ -1,10 +1,38 @@
 // The contract itself (/api/openapi.yaml and .json) and Swagger UI (/api/docs) from the npm
-// package's own assets, pointed at it, with the docs' browser-security headers.
+// package's own assets, with Hostbase's name and mark and the docs' browser-security headers.
+// Swagger UI reads a view of the contract (/api/docs/json) whose Authorize dialog offers only the
+// current ways to authenticate.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { loadSpec } from './contract';
 import { docsSecurityHeaders } from './security-headers';
+import { FAVICON_SVG, LOGO_SVG, PAGE_TITLE } from './docs-brand';
+
+type Security = Record<string, string[]>[];
+type Operation = { security?: Security };
+
+/**
+ * The contract as Swagger UI shows it: the security schemes marked `x-deprecated` (still
+ * accepted, listed under the Deprecated tag) are left out of the Authorize dialog and of each
+ * operation's alternatives. An operation that only took deprecated ones keeps them.
+ */
+export function docsView(spec: ReturnType<typeof loadSpec>): ReturnType<typeof loadSpec> {
+  const components = spec.components as { securitySchemes?: Record<string, { 'x-deprecated'?: boolean }> } | undefined;
+  const schemes = components?.securitySchemes ?? {};
+  const deprecated = new Set(Object.keys(schemes).filter((name) => schemes[name]['x-deprecated'] === true));
+  if (deprecated.size === 0) return spec;
+  for (const name of deprecated) delete schemes[name];
+  const current = (security: Security | undefined) => {
+    const kept = security?.filter((alt) => !Object.keys(alt).some((name) => deprecated.has(name)));
+    return kept && kept.length > 0 ? kept : security;
+  };
+  spec.security = current(spec.security);
+  for (const item of Object.values(spec.paths)) {
+    for (const op of Object.values(item) as Operation[]) if (op?.security) op.security = current(op.security);
+  }
+  return spec;
+}
 
 /**
  * The contract as served: the committed file with its templated `servers` entry replaced by this
@@ -39,9 +67,15 @@ export const docsPlugin = fp(
     app.register(async (instance) => {
       const { default: swagger } = await import('@fastify/swagger');
       const { default: swaggerUi } = await import('@fastify/swagger-ui');
-      await instance.register(swagger, { mode: 'static', specification: { document: servedSpec(config) as never } });
+      await instance.register(swagger, { mode: 'static', specification: { document: docsView(servedSpec(config)) as never } });
       await docsSecurityHeaders(instance, config);
-      await instance.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json', validatorUrl: null } as never });
+      await instance.register(swaggerUi, {
+        routePrefix: '/api/docs',
+        // Its own view (/api/docs/json): the downloadable contract (/api/openapi.json) stays whole.
+        uiConfig: { url: '/api/docs/json', validatorUrl: null } as never,
+        logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/', target: '_self' },
+        theme: { title: PAGE_TITLE, favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(FAVICON_SVG) }] },
+      });
     });
   },
   { name: 'hostbase-docs', dependencies: ['hostbase-security-headers'] },

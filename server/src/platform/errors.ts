@@ -103,3 +103,15 @@ function humanSeconds(s: number): string {
   if (s < 90) return `${Math.max(1, Math.ceil(s))} seconds`;
   return `${Math.ceil(s / 60)} minutes`;
 }
+
+/**
+ * A start that can't go on for a reason the operator fixes (a busy port, an unreachable
+ * database, a folder it may not write): server.ts prints its message alone, with no stack, and
+ * exits 1. The message names the setting to change.
+ */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}

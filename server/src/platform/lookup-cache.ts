@@ -20,6 +20,7 @@
 // The age limit (MAX_AGE_MS) is a backstop only.
 import crypto from 'node:crypto';
 import type { Database } from '../db/client';
+import { sweepOf } from './sweeps';
 
 export const LOOKUP_CHANNEL = 'hostbase_lookups';
 export type LookupKind = 'project' | 'end_user' | 'account';
@@ -237,3 +238,6 @@ export class LookupCache {
     this.weight = 0;
   }
 }
+
+/** Instances not seen for a day are gone (a live one renews its row far more often). */
+export const instanceSweep = sweepOf('platform instances', `DELETE FROM platform_instances WHERE seen_at < now() - interval '1 day'`);

@@ -10,6 +10,7 @@ import type { Database } from '../db/client';
 import type { Clock } from './clock';
 import { Errors } from './errors';
 import { rateLimits } from './rate-limit.tables';
+import { sweepOf } from './sweeps';
 
 export interface Limit {
   /** Counter key, e.g. "login:ip:1.2.3.4". */
@@ -211,3 +212,6 @@ export function createRateLimiter(database: Database, clock: Clock): RateLimiter
     },
   };
 }
+
+/** Windows older than a day (the longest a limit counts over) decide nothing any more. */
+export const rateLimitSweep = sweepOf('rate limit windows', `DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`);

@@ -1,5 +1,5 @@
 // The steps most journeys start with, done as a developer does them in the console: sign up on
-// /auth/signup, then create a project from the project list and open it. One copy, so a change to
+// /auth/signup, then create a project from the project list (which opens it). One copy, so a change to
 // those screens is followed in one place; a journey that looks closer at a step (the strength
 // meter, the project card) does so through the hooks.
 import type { Locator, Page } from 'playwright-core';
@@ -39,7 +39,7 @@ export interface NewProject {
   onCard?: (card: Locator) => Promise<void>;
 }
 
-/** Creates a project from the console's project list and opens it; resolves to its id. */
+/** Creates a project from the console's project list, which opens its dashboard; resolves to its id. */
 export async function createProject(page: Page, o: NewProject): Promise<string> {
   await page.getByRole('button', { name: 'New Project' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New Project' });
@@ -50,10 +50,16 @@ export async function createProject(page: Page, o: NewProject): Promise<string> 
   await o.beforeCreate?.(dialog);
   await dialog.getByRole('button', { name: 'Create Project' }).click();
   await dialog.waitFor({ state: 'detached' });
-  const card = page.locator('.project-card', { hasText: o.name });
-  await card.waitFor();
-  await o.onCard?.(card);
-  await card.getByRole('link').click();
-  await page.waitForURL(/\/project\/[^/]+\//);
-  return decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
+  await page.waitForURL(/\/project\/[^/]+\/dashboard$/);
+  const id = decodeURIComponent(page.url().split('/project/')[1].split('/')[0]);
+  if (o.onCard) {
+    // Back on the list to look at the new card, then into the project again through it.
+    await page.getByRole('link', { name: 'Projects' }).first().click();
+    const card = page.locator('.project-card', { hasText: o.name });
+    await card.waitFor();
+    await o.onCard(card);
+    await card.getByRole('link').click();
+    await page.waitForURL(/\/project\/[^/]+\/dashboard$/);
+  }
+  return id;
 }

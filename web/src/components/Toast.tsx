@@ -5,15 +5,21 @@ import { createPortal } from 'react-dom';
 import { Icon } from './Icon';
 
 type Kind = 'success' | 'error' | 'info';
+/** A link under a toast's text: where the thing just done can be seen (a deployed site). */
+export interface ToastLink {
+  href: string;
+  label: string;
+}
 interface ToastItem {
   id: number;
   kind: Kind;
   title: string;
   detail?: string;
+  link?: ToastLink;
 }
 
 export interface ToastApi {
-  success: (title: string, detail?: string) => void;
+  success: (title: string, detail?: string, link?: ToastLink) => void;
   error: (title: string, detail?: string) => void;
   info: (title: string, detail?: string) => void;
 }
@@ -29,19 +35,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setItems((list) => list.filter((t) => t.id !== id)), []);
 
   const push = useCallback(
-    (kind: Kind, title: string, detail?: string) => {
+    (kind: Kind, title: string, detail?: string, link?: ToastLink) => {
       const id = next.current++;
       // A detail equal to the title adds nothing.
       const d = detail && detail !== title ? detail : undefined;
-      setItems((list) => [...list.slice(-2), { id, kind, title, detail: d }]);
-      setTimeout(() => dismiss(id), DURATION[kind]);
+      setItems((list) => [...list.slice(-2), { id, kind, title, detail: d, link }]);
+      // A toast with a link stays long enough to reach it.
+      setTimeout(() => dismiss(id), link ? DURATION.error : DURATION[kind]);
     },
     [dismiss],
   );
 
   const api = useMemo<ToastApi>(
     () => ({
-      success: (t, d) => push('success', t, d),
+      success: (t, d, l) => push('success', t, d, l),
       error: (t, d) => push('error', t, d),
       info: (t, d) => push('info', t, d),
     }),
@@ -59,6 +66,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             <div className="toast-text">
               <p className="toast-title">{t.title}</p>
               {t.detail && <p className="toast-detail">{t.detail}</p>}
+              {t.link && (
+                <a className="toast-detail" href={t.link.href} target="_blank" rel="noreferrer">
+                  {t.link.label}
+                </a>
+              )}
             </div>
             <button type="button" className="icon-btn" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
               <Icon name="close" size={16} />

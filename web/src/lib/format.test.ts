@@ -1,16 +1,17 @@
-import { downloadUrl, fileNameFromMetadata, formatDate, formatSize } from './format';
+import { downloadUrl, fileNameFromMetadata, formatDate, formatNumber, formatSize } from './format';
 
 describe('formatSize', () => {
   it.each([
     [0, '0 B'],
-    [1, '1.00 B'],
-    [1023, '1023.00 B'],
-    [1024, '1.00 KB'],
-    [1536, '1.50 KB'],
-    [1048576, '1.00 MB'],
-    [5 * 1024 ** 3, '5.00 GB'],
-    [2.5 * 1024 ** 4, '2.50 TB'],
-    [3 * 1024 ** 5, '3072.00 TB'],
+    [1, '1 B'],
+    [1023, '1023 B'],
+    [1024, '1.00 KiB'],
+    [1536, '1.50 KiB'],
+    [1048576, '1.00 MiB'],
+    [100 * 1024 ** 2, '100.00 MiB'],
+    [5 * 1024 ** 3, '5.00 GiB'],
+    [2.5 * 1024 ** 4, '2.50 TiB'],
+    [3 * 1024 ** 5, '3,072.00 TiB'],
   ])('%d bytes -> %s', (bytes, text) => {
     expect(formatSize(bytes)).toBe(text);
   });
@@ -20,6 +21,18 @@ describe('formatSize', () => {
     expect(formatSize(null)).toBe('N/A');
     expect(formatSize(-1)).toBe('N/A');
     expect(formatSize(Number.NaN)).toBe('N/A');
+  });
+});
+
+describe('formatNumber', () => {
+  it('groups in thousands (en-US) whatever the browser locale', () => {
+    const spy = jest.spyOn(Intl, 'NumberFormat');
+    expect(formatNumber(100000)).toBe('100,000');
+    expect(formatNumber(1234567.5)).toBe('1,234,567.5');
+    expect(formatNumber(2.5, { minimumFractionDigits: 2 })).toBe('2.50');
+    // Never the locale's own grouping (en-IN would give 1,00,000).
+    expect(spy.mock.calls.every(([locale]) => locale === 'en-US')).toBe(true);
+    spy.mockRestore();
   });
 });
 

@@ -1,13 +1,21 @@
-// Display helpers shared by the console screens.
+// Display helpers shared by the console screens. Numbers and sizes have one format on every screen:
+// en-US grouping whatever the browser's locale (one screen printing 1,00,000 and another 100,000
+// for the same count reads as two numbers), and sizes counted in 1024s under their binary names.
 
-const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+const NUMBERS = new Intl.NumberFormat('en-US');
+const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
-/** Bytes in B, KB, MB, GB or TB (base 1024, 2 decimals). */
+/** A count or amount with en-US grouping: 100000 → "100,000"; options as Intl.NumberFormat's. */
+export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
+  return options ? new Intl.NumberFormat('en-US', options).format(n) : NUMBERS.format(n);
+}
+
+/** Bytes in B, KiB, MiB, GiB or TiB (base 1024; 2 decimals past bytes). */
 export function formatSize(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return 'N/A';
-  if (bytes === 0) return '0 B';
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
   const i = Math.min(SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${(bytes / Math.pow(1024, i)).toFixed(2)} ${SIZE_UNITS[i]}`;
+  return `${formatNumber(bytes / Math.pow(1024, i), { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${SIZE_UNITS[i]}`;
 }
 
 /** A date and time in the user's locale, or "N/A" when missing or invalid. */

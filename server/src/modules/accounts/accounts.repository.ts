@@ -4,8 +4,12 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
+import { sweepOf } from '../../platform/sweeps';
 import { normalizeEmail, DeviceTokens } from '../sign-in';
 import { accountDevices, accounts, accountTokens, mfaRecoveryCodes, type AccountRow, type AccountTokenKind } from './accounts.tables';
+
+/** Used or not, a one-time token a day past its expiry is kept for nothing (housekeeping.ts runs it). */
+export const accountTokenSweep = sweepOf('account tokens', `DELETE FROM account_tokens WHERE expires_at < now() - interval '1 day'`);
 
 export class AccountsRepository {
   private readonly devices: DeviceTokens<'accountId'>;

@@ -11,8 +11,8 @@ import { WINDOW_LIMITS } from '../../platform/limits';
 import {
   checkPassword,
   normalizeEmail,
-  DEVICE_TTL_MS,
-  DEVICES_KEPT,
+  knownDevice,
+  trustDevice,
   MFA_CHALLENGE_ATTEMPTS,
   MFA_FAILURE_POLICY,
   RESET_REQUEST_POLICY,
@@ -87,26 +87,18 @@ export class AccountsService {
     // Verification mail is a courtesy here; a mail failure must not undo the sign-up.
     await this.sendVerification(account).catch(() => undefined);
     activityActor(account.id);
-    return { token: this.issue(account), deviceToken: await this.trustDevice(account.id) };
+    return { token: this.issue(account), deviceToken: await this.trust(account.id) };
   }
 
   /** The id of the account's device behind a presented device token, if it is valid. */
   private async deviceOf(account: AccountRow | undefined, deviceToken: string | undefined): Promise<string | undefined> {
     if (!account || !deviceToken) return undefined;
-    return this.d.repo.findDevice(account.id, sha256(deviceToken), this.d.clock.now(), DEVICE_TTL_MS);
+    return knownDevice(this.d.repo, account.id, deviceToken, this.d.clock.now());
   }
 
   /** After a complete sign-in: the presented device token again (refreshed), or a new one. */
-  private async trustDevice(accountId: string, presented?: string): Promise<string> {
-    const now = this.d.clock.now();
-    const known = presented ? await this.d.repo.findDevice(accountId, sha256(presented), now, DEVICE_TTL_MS) : undefined;
-    if (known && presented) {
-      await this.d.repo.touchDevice(known, now);
-      return presented;
-    }
-    const token = randomToken();
-    await this.d.repo.addDevice(accountId, sha256(token), now, DEVICES_KEPT);
-    return token;
+  private trust(accountId: string, presented?: string): Promise<string> {
+    return trustDevice(this.d.repo, accountId, presented, this.d.clock.now());
   }
 
   async login(input: { email: string; password: string; remember?: boolean; device_token?: string }, ip: string): Promise<LoginResult> {
@@ -130,7 +122,7 @@ export class AccountsService {
       return { kind: 'mfa', mfaToken };
     }
     activityActor(account.id);
-    return { kind: 'token', token: this.issue(account, input.remember), deviceToken: await this.trustDevice(account.id, input.device_token) };
+    return { kind: 'token', token: this.issue(account, input.remember), deviceToken: await this.trust(account.id, input.device_token) };
   }
 
   /** The account behind a valid, unexpired, unrevoked token of an existing account. */
@@ -182,7 +174,7 @@ export class AccountsService {
     await ticket.succeeded([`mfa:account-address:${account.id}:${ip}`]);
     await this.d.repo.closeTokens(account.id, 'mfa_challenge', now);
     activityActor(account.id);
-    return { token: this.issue(account), deviceToken: await this.trustDevice(account.id, input.deviceToken) };
+    return { token: this.issue(account), deviceToken: await this.trust(account.id, input.deviceToken) };
   }
 
   /** A TOTP code (each time step once) or an unused recovery code. */

@@ -6,3 +6,7 @@ export { accountsPlugin } from './accounts.module';
 export type { AccountsService } from './accounts.service';
 export type { DeveloperTokens } from './developer-tokens';
 export type { AccountRow } from './accounts.tables';
+// An account's plan: read, locked for a limit's check-then-write, changed by a payment.
+export { accountPlan, changeAccountPlan, lockAccountPlan } from './account-plans.repository';
+// Its expired tokens' clean-up, run by housekeeping.ts.
+export { accountTokenSweep } from './accounts.repository';

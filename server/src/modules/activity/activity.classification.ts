@@ -88,7 +88,8 @@ export const operationActivity: Record<OperationId, Classification> = {
   getBucketDetails: reads,
   getAuthenticationDetails: reads,
   getProjectApiKeys: reads,
-  rotateProjectKey: changes((c) => `Rotated the ${(['bucket', 'secret', 'publishable'] as unknown[]).includes(c.body.key) ? String(c.body.key) : 'authentication'} key`),
+  // Each key under its one name: the former "bucket" and "authentication" keys are the secret and publishable ones.
+  rotateProjectKey: changes((c) => `Rotated the ${(['bucket', 'secret'] as unknown[]).includes(c.body.key) ? 'secret' : 'publishable'} key`),
 
   listAccountActivity: reads,
   listProjectActivity: reads,

@@ -16,7 +16,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../db/client';
 import type { OperationId } from '../../generated/operations';
-import { activityLog, type NewActivity } from './activity.tables';
+import type { NewActivity } from './activity.tables';
+import { insertEntry } from './activity.repository';
 
 export type ActivityNotes = Record<string, string | number>;
 
@@ -101,7 +102,7 @@ export async function transactionWithActivity<T>(db: Db, operations: readonly Op
     const value = await fn(tx);
     if (pending && !pending.written && (changed?.(value) ?? true)) {
       const entry = entryOf(pending);
-      if (entry) await tx.insert(activityLog).values(entry);
+      if (entry) await insertEntry(tx as unknown as Db, entry);
       wrote = entry !== undefined;
     }
     return value;

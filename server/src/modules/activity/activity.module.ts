@@ -12,7 +12,7 @@ import { projectErrorOf } from './project-errors';
 
 export const activityPlugin = fp(
   async (app: FastifyInstance) => {
-    const repo = new ActivityRepository(app.deps.db);
+    const repo = new ActivityRepository(app.deps.db, (accountId) => app.projects.list(accountId));
     registerActivityRecorder(app, repo);
     app.deps.events.on(async (event) => {
       const error = projectErrorOf(event);

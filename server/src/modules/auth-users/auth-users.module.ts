@@ -12,13 +12,15 @@ import { AuthUsersService } from './auth-users.service';
 import { createAuthUsersHandlers } from './auth-users.handlers';
 import { createEndUserTokens } from './enduser-tokens';
 import { projectMailers } from '../smtp';
-import { planLimitGuard } from '../plans';
+import { planLimitGuard, usageRegistry } from '../plans';
 import { signInRecorder } from '../usage';
 
 export function createAuthUsersModule(deps: Deps) {
+  const repo = new AuthUsersRepository(deps.db, deps.lookups);
+  usageRegistry(deps).register('monthly_active_users', (q, projectIds, since) => repo.activeCount(q, projectIds, since));
   const service = new AuthUsersService({
     ...identityServiceDeps(deps),
-    repo: new AuthUsersRepository(deps.db, deps.lookups),
+    repo,
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
     mailers: projectMailers(deps),
     limits: planLimitGuard(deps),

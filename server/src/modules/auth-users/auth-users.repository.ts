@@ -1,10 +1,11 @@
 // Drizzle queries for a project's end users, their refresh tokens and one-time tokens, and the
 // project's auth settings. Every user query is scoped by project id. Single use and rotation are
 // enforced by the UPDATE's own WHERE (…_at IS NULL), so two instances can't both accept a token.
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { LookupCache } from '../../platform/lookup-cache';
 import { isUuid } from '../../platform/ids';
+import { sweepOf } from '../../platform/sweeps';
 import { DeviceTokens } from '../sign-in';
 import { transactionWithActivity } from '../activity';
 import {
@@ -29,6 +30,12 @@ const settingsColumns = {
   blockCommonPasswords: authSettings.blockCommonPasswords,
 };
 
+/** One-time and refresh tokens a day past their expiry are kept for nothing (housekeeping.ts runs them). */
+export const endUserTokenSweeps = [
+  sweepOf('end user tokens', `DELETE FROM end_user_tokens WHERE expires_at < now() - interval '1 day'`),
+  sweepOf('end user refresh tokens', `DELETE FROM end_user_refresh_tokens WHERE expires_at < now() - interval '1 day'`),
+];
+
 export class AuthUsersRepository {
   private readonly devices: DeviceTokens<'userId'>;
   /** Every signed-in app call reads its end user: built once, prepared once per connection. */
@@ -49,6 +56,12 @@ export class AuthUsersRepository {
   }
 
   // ------------------------------------------------------------------ settings
+  /** End users of these projects who signed up or in since `since`: the monthly active users (the usage registry's count). */
+  async activeCount(q: Db, projectIds: string[], since: Date): Promise<number> {
+    const [row] = await q.select({ n: count() }).from(endUsers).where(and(inArray(endUsers.projectId, projectIds), gte(endUsers.lastLogin, since)));
+    return Number(row?.n ?? 0);
+  }
+
   async settings(projectId: string): Promise<AuthSettings> {
     const [row] = await this.db.select(settingsColumns).from(authSettings).where(eq(authSettings.projectId, projectId)).limit(1);
     return row ?? { allowedOrigins: [], siteUrl: null, blockCommonPasswords: true };

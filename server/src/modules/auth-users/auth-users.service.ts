@@ -9,13 +9,13 @@ import type { Limit, RateLimiter } from '../../platform/rate-limit';
 import { WINDOW_LIMITS } from '../../platform/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../platform/crypto';
 import { Errors } from '../../platform/errors';
-import { checkPassword, normalizeEmail, DEVICE_TTL_MS, DEVICES_KEPT, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../sign-in';
+import { checkPassword, normalizeEmail, knownDevice, trustDevice, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../sign-in';
 import * as sharedRules from '../../../../shared/rules';
 import type { ProjectRow } from '../projects';
 import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
 import type { EndUserRow } from './auth-users.tables';
 import type { EndUserTokens } from './enduser-tokens';
-import { monthStart, type PlanLimitGuard, activeUserCount } from '../plans';
+import { monthStart, type PlanLimitGuard } from '../plans';
 import type { SignInRecorder } from '../usage';
 
 export const PAGE_SIZE = 100;
@@ -94,7 +94,7 @@ export class AuthUsersService {
     const values = { projectId: project.id, email, emailNormalized: normalizeEmail(email), passwordHash, lastLogin };
     // A sign-up is a sign-in: one more active user this month.
     const user = lastLogin && this.d.limits
-      ? await this.d.limits.within(project.ownerId, 'monthly_active_users', (tx) => activeUserCount(tx, project.ownerId, monthStart(lastLogin)), (tx) => this.d.repo.insert(values, tx), 1, project.id)
+      ? await this.d.limits.within(project.ownerId, 'monthly_active_users', this.d.limits.counted('monthly_active_users', project.ownerId, monthStart(lastLogin)), (tx) => this.d.repo.insert(values, tx), 1, project.id)
       : await this.d.repo.insert(values);
     if (!user) throw Errors.conflict('A user with this email already exists in this project');
     return user;
@@ -139,20 +139,12 @@ export class AuthUsersService {
   // ================================================================== devices
   private async deviceOf(user: EndUserRow | undefined, deviceToken: string | undefined): Promise<string | undefined> {
     if (!user || !deviceToken) return undefined;
-    return this.d.repo.findDevice(user.id, sha256(deviceToken), this.now(), DEVICE_TTL_MS);
+    return knownDevice(this.d.repo, user.id, deviceToken, this.now());
   }
 
   /** After a sign-in (or sign-up): the presented device token again (refreshed), or a new one. */
-  private async trustDevice(userId: string, presented?: string): Promise<string> {
-    const now = this.now();
-    const known = presented ? await this.d.repo.findDevice(userId, sha256(presented), now, DEVICE_TTL_MS) : undefined;
-    if (known && presented) {
-      await this.d.repo.touchDevice(known, now);
-      return presented;
-    }
-    const token = randomToken();
-    await this.d.repo.addDevice(userId, sha256(token), now, DEVICES_KEPT);
-    return token;
+  private trust(userId: string, presented?: string): Promise<string> {
+    return trustDevice(this.d.repo, userId, presented, this.now());
   }
 
   // ================================================================== app side
@@ -182,7 +174,7 @@ export class AuthUsersService {
   async signUp(project: ProjectRow, input: { email: string; password: string }, ip: string): Promise<EndUserSession> {
     await this.d.rateLimiter.hit(this.limit('signUpPerIp', project, ip));
     const user = await this.create(project, input, this.now());
-    return { ...(await this.session(project, user)), device_token: await this.trustDevice(user.id) };
+    return { ...(await this.session(project, user)), device_token: await this.trust(user.id) };
   }
 
   /** Throttled like developer sign-ins (sign-in/sign-in-guard.ts), per project; keyed by the email, known or not. */
@@ -201,7 +193,7 @@ export class AuthUsersService {
     }
     await ticket.succeeded(guard.clearOnSuccess);
     const updated = await this.touchLastLogin(project, user);
-    return { ...(await this.session(project, updated)), device_token: await this.trustDevice(user.id, input.device_token) };
+    return { ...(await this.session(project, updated)), device_token: await this.trust(user.id, input.device_token) };
   }
 
   /**
@@ -216,7 +208,7 @@ export class AuthUsersService {
     const updated = await this.d.limits.within(
       project.ownerId,
       'monthly_active_users',
-      (tx) => activeUserCount(tx, project.ownerId, since),
+      this.d.limits.counted('monthly_active_users', project.ownerId, since),
       (tx) => this.d.repo.touchLastLogin(user.id, now, tx),
       async (tx) => {
         const last = await this.d.repo.lastLogin(user.id, tx);

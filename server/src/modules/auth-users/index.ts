@@ -4,3 +4,5 @@
 export { authUsersPlugin } from './auth-users.module';
 export type { AuthUsersService } from './auth-users.service';
 export type { AuthSettingsRow, EndUserRow } from './auth-users.tables';
+// Its expired tokens' clean-up, run by housekeeping.ts.
+export { endUserTokenSweeps } from './auth-users.repository';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { deriveKey } from '../../platform/crypto';
-import { monthStart, activeUserCount, bandwidthBytes, mailboxCount, projectCount } from '../plans';
+import { monthStart, usageRegistry } from '../plans';
 import { BillingRepository } from './billing.repository';
 import { BillingService } from './billing.service';
 import { createBillingHandlers } from './billing.handlers';
@@ -13,7 +13,6 @@ import { TestPaymentProvider } from './test.provider';
 import type { PaymentProvider } from './payment-provider';
 import { keepRawBody } from './raw-body';
 import { storageFigures } from '../storage';
-import { accountUsage } from '../database';
 
 export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
   const rz = deps.config.razorpay;
@@ -23,21 +22,25 @@ export function paymentProvider(deps: Pick<Deps, 'config'>): PaymentProvider {
 
 export function createBillingModule(deps: Deps) {
   const storage = storageFigures(deps.db);
+  const usage = usageRegistry(deps);
   const service = new BillingService({
     repo: new BillingRepository(deps.db),
     provider: paymentProvider(deps),
     clock: deps.clock,
     usage: async (accountId) => {
       const since = monthStart(deps.clock.now());
+      // Each counted figure from the module that owns its rows (the usage registry), over the
+      // account's projects read once; storage from its own accounting.
+      const scope = { projectIds: await usage.projectIds(deps.db, { accountId }) };
       const [projects, stored, database, users, bandwidth, mailboxes] = await Promise.all([
-        projectCount(deps.db, accountId),
+        usage.count('projects', deps.db, scope),
         storage.usage(accountId),
-        accountUsage(deps.database, accountId),
-        activeUserCount(deps.db, accountId, since),
-        bandwidthBytes(deps.db, accountId, since),
-        mailboxCount(deps.db, accountId),
+        usage.count('database', deps.db, scope),
+        usage.count('monthly_active_users', deps.db, scope, since),
+        usage.count('bandwidth', deps.db, scope, since),
+        usage.count('mailboxes', deps.db, scope),
       ]);
-      return { projects, storage: stored.usedBytes, database: database.usedBytes, monthly_active_users: users, bandwidth, mailboxes };
+      return { projects, storage: stored.usedBytes, database, monthly_active_users: users, bandwidth, mailboxes };
     },
     planChanged: () => deps.lookups.barrier(),
   });
@@ -51,7 +54,7 @@ export const billingPlugin = fp(
     keepRawBody(app, ['razorpayWebhook']);
     app.contractParts.add('billing', billing);
   },
-  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects', 'hostbase-auth-users', 'hostbase-hosting', 'hostbase-storage', 'hostbase-smtp', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -3,7 +3,7 @@
 // statement can move it), the payment history, and the provider's webhook events by id.
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts } from '../accounts/accounts.tables';
+import { changeAccountPlan } from '../accounts';
 import { paymentOrders, paymentWebhookEvents, planChanges, type PaymentOrderRow } from './billing.tables';
 
 export type NewOrder = typeof paymentOrders.$inferInsert;
@@ -44,9 +44,7 @@ export class BillingRepository {
         const [order] = await tx.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).limit(1);
         return order ? { changed: false as const, order } : undefined;
       }
-      const [account] = await tx.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, paid.accountId)).for('update');
-      const fromPlan = account?.plan ?? 'hobby';
-      await tx.update(accounts).set({ plan: paid.plan, updatedAt: now }).where(eq(accounts.id, paid.accountId));
+      const fromPlan = (await changeAccountPlan(tx as unknown as Db, paid.accountId, paid.plan, now)) ?? 'hobby';
       await tx.insert(planChanges).values({ accountId: paid.accountId, fromPlan, toPlan: paid.plan, orderId: paid.id, changedAt: now });
       return { changed: true as const, order: paid, fromPlan };
     });

@@ -1,10 +1,11 @@
+// The contact form: its handler (rate-limited per address, the message kept by contact.repository.ts) and plugin.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { HandlerMap } from '../../platform/http/types';
 import type { Deps } from '../../platform/deps';
 import { Errors } from '../../platform/errors';
 import { WINDOW_LIMITS } from '../../platform/limits';
-import { contactMessages } from './contact.tables';
+import { insertContactMessage } from './contact.repository';
 
 export function createContactHandlers(deps: Deps): HandlerMap {
   return {
@@ -14,11 +15,8 @@ export function createContactHandlers(deps: Deps): HandlerMap {
       const message = req.body.message.trim();
       if (!name) throw Errors.validation('body/name must not be empty');
       if (!message) throw Errors.validation('body/message must not be empty');
-      const [row] = await deps.db
-        .insert(contactMessages)
-        .values({ name, email: req.body.email.trim(), message, ip: req.ip })
-        .returning({ id: contactMessages.id });
-      req.log.info({ contactMessageId: row.id, from: req.body.email }, 'contact message received');
+      const id = await insertContactMessage(deps.db, { name, email: req.body.email.trim(), message, ip: req.ip });
+      req.log.info({ contactMessageId: id, from: req.body.email }, 'contact message received');
       return { message: 'Message sent' };
     },
   };

@@ -12,6 +12,7 @@ import { LiveStreams } from '../../platform/http/live-streams';
 import type { DatabaseContext } from './database.context';
 import type { DbAccess } from './database.tables';
 import { quoteIdent } from './identifiers';
+import { tableRecords } from './database.repository';
 import { NOTIFY_CHANNEL, type ChangeNotice } from './triggers';
 import { CHANGES_LIMITS, type ChangesLimits } from './changes.limits';
 import { Subscriber, type Credential } from './change-subscriber';
@@ -253,11 +254,8 @@ export class ChangesHub {
   private async accessRule(channel: TableChannel): Promise<DbAccess> {
     const now = Date.now();
     if (channel.access && now - channel.access.at < this.limits.accessCacheMs) return channel.access.rule;
-    const [row] = await this.ctx.deps.database.query<{ access: DbAccess }>(
-      'SELECT access FROM project_db_tables WHERE project_id = $1 AND table_name = $2',
-      [channel.projectId, channel.table],
-    );
-    channel.access = { rule: row?.access ?? 'none', at: now };
+    const rule = await tableRecords.accessOf(this.ctx.deps.database, channel.projectId, channel.table);
+    channel.access = { rule, at: now };
     return channel.access.rule;
   }
 }

@@ -9,8 +9,16 @@ import { createSchemaHandlers } from './schema.handlers';
 import { createRowsHandlers } from './rows.handlers';
 import { createChangesHandlers } from './changes.handlers';
 import { ChangesHub } from './changes';
+import { projectDatabaseRows } from './database.repository';
+import { schemasBytes } from './database-size';
+import { usageRegistry } from '../plans';
 
 export function createDatabaseModule(deps: Deps) {
+  // The usage registry's database bytes (billing, the usage report): the projects' schemas on disk.
+  usageRegistry(deps).register('database', async (q, projectIds) => {
+    const schemas = await projectDatabaseRows.schemaNames(q, projectIds);
+    return schemas.length ? schemasBytes(deps.database, schemas) : 0;
+  });
   const ctx = new DatabaseContext(deps);
   const changes = new ChangesHub(ctx, deps.log);
   return {

@@ -5,11 +5,11 @@
 // database itself: a platform whose database user could not revoke set_config from PUBLIC (not a
 // superuser or owner when migrations ran) or can't create roles must refuse, not run tenants'
 // statements with a role they could leave.
-import { eq } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client';
 import { Errors } from '../../platform/errors';
 import { quoteIdent } from './identifiers';
-import { projectDatabases, type ProjectDatabaseRow } from './database.tables';
+import type { ProjectDatabaseRow } from './database.tables';
+import { projectDatabaseRows } from './database.repository';
 
 export function namesFor(projectId: string): Omit<ProjectDatabaseRow, 'projectId' | 'createdAt'> {
   const hex = projectId.replace(/-/g, '').toLowerCase();
@@ -28,9 +28,8 @@ export class Provisioning {
     private readonly db: Db,
   ) {}
 
-  async find(projectId: string): Promise<ProjectDatabaseRow | undefined> {
-    const [row] = await this.db.select().from(projectDatabases).where(eq(projectDatabases.projectId, projectId));
-    return row;
+  find(projectId: string): Promise<ProjectDatabaseRow | undefined> {
+    return projectDatabaseRows.find(this.db, projectId);
   }
 
   /** The project's database, made now when it has none (concurrent first calls make it once). */
@@ -42,8 +41,7 @@ export class Provisioning {
       await this.database.transaction(async (tx) => {
         // One maker per project; the loser finds the row when the winner commits.
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hostbase-db:${projectId}`]);
-        const [done] = await tx.query('SELECT 1 FROM project_databases WHERE project_id = $1', [projectId]);
-        if (done) return;
+        if (await projectDatabaseRows.exists(tx, projectId)) return;
         const owner = quoteIdent(names.ownerRole);
         const app = quoteIdent(names.appRole);
         const schema = quoteIdent(names.schemaName);
@@ -55,12 +53,7 @@ export class Provisioning {
         await tx.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${owner}`);
         await tx.query(`REVOKE ALL ON SCHEMA ${schema} FROM PUBLIC`);
         await tx.query(`GRANT USAGE ON SCHEMA ${schema} TO ${app}`);
-        await tx.query('INSERT INTO project_databases (project_id, schema_name, owner_role, app_role) VALUES ($1, $2, $3, $4)', [
-          projectId,
-          names.schemaName,
-          names.ownerRole,
-          names.appRole,
-        ]);
+        await projectDatabaseRows.insert(tx, projectId, names);
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -93,7 +86,7 @@ export class Provisioning {
         await tx.query(`DROP OWNED BY ${quoteIdent(role)}`);
         await tx.query(`DROP ROLE IF EXISTS ${quoteIdent(role)}`);
       }
-      await tx.query('DELETE FROM project_databases WHERE project_id = $1', [projectId]);
+      await projectDatabaseRows.delete(tx, projectId);
     });
   }
 }

@@ -9,6 +9,7 @@ import { OWNER_COLUMN, applyAccess } from './access-rules';
 import { describeTable, describeTables, type ColumnInfo, type TableInfo } from './catalog';
 import type { DatabaseContext } from './database.context';
 import { databaseUsage, schemasBytes } from './database-size';
+import { tableRecords } from './database.repository';
 import type { DbAccess, ProjectDatabaseRow } from './database.tables';
 import { AUTO_ID, MAX_COLUMNS, addColumnSql, checkColumnSpec, createTableSql, type ColumnSpec } from './ddl';
 import { checkIdentifier, quoteIdent } from './identifiers';
@@ -27,15 +28,6 @@ export const EXACT_ROW_COUNT = 100_000;
 
 const OWNER: TenantSessionOptions = { role: 'owner' };
 
-// The platform's records, qualified: a tenant session's search_path is the project's schema.
-const READ_RECORDS = 'SELECT table_name, access, last_modified FROM public.project_db_tables WHERE project_id = $1 AND ($2::text IS NULL OR table_name = $2)';
-const WRITE_RECORD = `INSERT INTO public.project_db_tables (project_id, table_name, access, last_modified) VALUES ($1, $2, $3, now())
-  ON CONFLICT (project_id, table_name) DO UPDATE SET access = EXCLUDED.access, last_modified = now()`;
-const TOUCH_RECORD = `INSERT INTO public.project_db_tables (project_id, table_name, last_modified) VALUES ($1, $2, now())
-  ON CONFLICT (project_id, table_name) DO UPDATE SET last_modified = now()`;
-const SET_ACCESS = `INSERT INTO public.project_db_tables (project_id, table_name, access) VALUES ($1, $2, $3)
-  ON CONFLICT (project_id, table_name) DO UPDATE SET access = EXCLUDED.access`;
-const DELETE_RECORD = 'DELETE FROM public.project_db_tables WHERE project_id = $1 AND table_name = $2';
 const RELATION_STATS = `
 SELECT c.relname AS name, pg_catalog.pg_total_relation_size(c.oid)::float8 AS size_bytes, c.reltuples::float8 AS reltuples
   FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -76,7 +68,7 @@ export class SchemaService {
         throw taken ? Errors.conflict(`Table ${name} already exists`) : err;
       });
       // The record first: the touch trigger updates it, and the access rule is stored with it.
-      await tx.asPlatform(() => tx.query(WRITE_RECORD, [project.id, name, access]));
+      await tx.asPlatform(() => tableRecords.write(tx, project.id, name, access));
       const created = await this.table(tx, names, name);
       await attachTriggers(tx, project.id, name, created.primaryKey);
       await applyAccess(tx, names, created, access);
@@ -91,7 +83,7 @@ export class SchemaService {
       await this.table(tx, names, name);
       // No CASCADE: a table another one references is a 409 (2BP01), its rows untouched.
       await tx.query(`DROP TABLE ${qualified(names, name)}`);
-      await tx.asPlatform(() => tx.query(DELETE_RECORD, [project.id, name]));
+      await tx.asPlatform(() => tableRecords.delete(tx, project.id, name));
     });
   }
 
@@ -105,7 +97,7 @@ export class SchemaService {
       await checkReferences(tx, names.schemaName, table, [spec], () => 'body/column', info);
       await tx.query(addColumnSql(names.schemaName, table, spec));
       if (spec.primary_key) await attachTriggers(tx, project.id, table, [spec.name]);
-      await tx.asPlatform(() => tx.query(TOUCH_RECORD, [project.id, table]));
+      await tx.asPlatform(() => tableRecords.touch(tx, project.id, table));
       return this.view(tx, names, project, table);
     });
   }
@@ -123,7 +115,7 @@ export class SchemaService {
       await tx.query(`ALTER TABLE ${qualified(names, table)} RENAME COLUMN ${quoteIdent(column)} TO ${quoteIdent(newName)}`);
       // The row trigger names the primary key's columns.
       if (col.primaryKey) await attachTriggers(tx, project.id, table, info.primaryKey.map((c) => (c === column ? newName : c)));
-      await tx.asPlatform(() => tx.query(TOUCH_RECORD, [project.id, table]));
+      await tx.asPlatform(() => tableRecords.touch(tx, project.id, table));
       return this.view(tx, names, project, table);
     });
   }
@@ -140,7 +132,7 @@ export class SchemaService {
       if (info.columns.length === 1) throw Errors.conflict(`${column} is the last column of ${table}: drop the table instead`);
       // No CASCADE: a column another table's foreign key references is a 409 (2BP01).
       await tx.query(`ALTER TABLE ${qualified(names, table)} DROP COLUMN ${quoteIdent(column)}`);
-      await tx.asPlatform(() => tx.query(TOUCH_RECORD, [project.id, table]));
+      await tx.asPlatform(() => tableRecords.touch(tx, project.id, table));
       return this.view(tx, names, project, table);
     });
   }
@@ -153,8 +145,8 @@ export class SchemaService {
       await applyAccess(tx, names, info, access);
       const added = !info.columns.some((c) => c.name === OWNER_COLUMN) && access === 'owner';
       await tx.asPlatform(async () => {
-        await tx.query(SET_ACCESS, [project.id, table, access]);
-        if (added) await tx.query(TOUCH_RECORD, [project.id, table]);
+        await tableRecords.setAccess(tx, project.id, table, access);
+        if (added) await tableRecords.touch(tx, project.id, table);
       });
       return this.view(tx, names, project, table);
     });
@@ -182,7 +174,7 @@ export class SchemaService {
 
   private async records(tx: TenantTx, project: Project, table?: string): Promise<Map<string, TableRecord>> {
     const rows = await tx.asPlatform(() =>
-      tx.query<{ table_name: string; access: DbAccess; last_modified: Date | string | null }>(READ_RECORDS, [project.id, table ?? null]),
+      tableRecords.read(tx, project.id, table ?? null),
     );
     return new Map(rows.map((r) => [r.table_name, { access: r.access, lastModified: r.last_modified === null ? null : new Date(r.last_modified).toISOString() }]));
   }

@@ -112,7 +112,7 @@ export const domainsPlugin = fp(
       await service.settle();
     });
   },
-  { name: 'hostbase-domains', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-domains', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

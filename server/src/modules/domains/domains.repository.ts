@@ -2,8 +2,8 @@
 // partial unique index), certificates, the per-domain issuing lease and the ACME challenges.
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts } from '../accounts/accounts.tables';
-import { projects } from '../projects/projects.tables';
+import { lockAccountPlan } from '../accounts';
+import { projectIdsOf, subdomainsOf } from '../projects';
 import { acmeAccounts, acmeChallenges, siteDomains, type SiteDomainRow } from './domains.tables';
 
 export interface DomainRoute {
@@ -41,13 +41,13 @@ export class DomainsRepository {
    */
   async addWithinPlan(accountId: string, projectId: string, hostname: string, allowed: (plan: string) => number): Promise<{ row?: SiteDomainRow; refusedPlan?: string; exists?: boolean }> {
     return this.db.transaction(async (tx) => {
-      const [account] = await tx.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId)).for('update');
-      const plan = account?.plan ?? 'hobby';
-      const [{ n }] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(siteDomains)
-        .innerJoin(projects, eq(projects.id, siteDomains.projectId))
-        .where(eq(projects.ownerId, accountId));
+      const q = tx as unknown as Db;
+      const plan = (await lockAccountPlan(q, accountId)) ?? 'hobby';
+      // The account's projects are read under its lock: a project is made under the same lock (the projects limit).
+      const projectIds = await projectIdsOf(q, accountId);
+      const [{ n }] = projectIds.length
+        ? await tx.select({ n: sql<number>`count(*)::int` }).from(siteDomains).where(inArray(siteDomains.projectId, projectIds))
+        : [{ n: 0 }];
       if (Number(n) + 1 > allowed(plan)) return { refusedPlan: plan };
       const [row] = await tx.insert(siteDomains).values({ projectId, hostname }).onConflictDoNothing().returning();
       return row ? { row } : { exists: true };
@@ -71,12 +71,15 @@ export class DomainsRepository {
 
   /** Where a Host goes: the claim that is verified, else any claim (to answer "no site"); none: undefined. */
   async route(hostname: string): Promise<DomainRoute | undefined> {
-    const rows = await this.db
-      .select({ hostname: siteDomains.hostname, subdomain: projects.subdomain, verifiedAt: siteDomains.verifiedAt, cert: siteDomains.certExpiresAt })
+    const claims = await this.db
+      .select({ projectId: siteDomains.projectId, hostname: siteDomains.hostname, verifiedAt: siteDomains.verifiedAt, cert: siteDomains.certExpiresAt })
       .from(siteDomains)
-      .innerJoin(projects, eq(projects.id, siteDomains.projectId))
       .where(eq(siteDomains.hostname, hostname))
       .limit(20);
+    if (!claims.length) return undefined;
+    // Two statements, once per name (domains.service.ts keeps the answer in the lookup cache).
+    const subdomains = await subdomainsOf(this.db, [...new Set(claims.map((c) => c.projectId))]);
+    const rows = claims.flatMap((c) => (subdomains.has(c.projectId) ? [{ ...c, subdomain: subdomains.get(c.projectId)! }] : []));
     if (!rows.length) return undefined;
     const v = rows.find((r) => r.verifiedAt);
     const r = v ?? rows[0];

@@ -82,14 +82,17 @@ export function createHostingHandlers(parts: HostingParts): HandlerMap {
         }
         const rawType = fields.type?.trim();
         if (!rawType) throw Errors.badRequest('Please select a project type.');
-        const type = PROJECT_TYPES.find((t) => t.toLowerCase() === rawType.toLowerCase());
-        if (!type) throw Errors.badRequest(`Unknown project type "${rawType}". Choose one of: ${PROJECT_TYPES.join(', ')}.`);
+        // "auto": the platform reads the type from the files, as the CLI does without --type.
+        const auto = rawType.toLowerCase() === 'auto';
+        const chosen = auto ? undefined : PROJECT_TYPES.find((t) => t.toLowerCase() === rawType.toLowerCase());
+        if (!auto && !chosen) throw Errors.badRequest(`Unknown project type "${rawType}". Choose one of: auto, ${PROJECT_TYPES.join(', ')}.`);
         if (zip === undefined || (Buffer.isBuffer(zip) ? zip.length : (await fsp.stat(zip)).size) === 0) throw Errors.badRequest('Please upload a zip file.');
+        const type = chosen ?? (await service.detectType(zip));
         activityNote('type', type);
         const { deployment, started } = await service.deploy(project, type, zip);
         // Source code: the build goes on after this answer (follow it with streamDeploymentLog).
         if (started) reply.code(202);
-        return { message: started ?? 'Project deployed!', deployment: await views.view(project, deployment) };
+        return { message: started ?? 'Project deployed!', deployment: await views.view(project, deployment), site_url: projects.siteUrlOf(project) };
       } finally {
         await fsp.rm(dir, { recursive: true, force: true });
       }
@@ -123,7 +126,7 @@ export function createHostingHandlers(parts: HostingParts): HandlerMap {
 
     getSiteTraffic: async (req) => views.trafficReport(await ownedProject(req)),
 
-    listSites: async (req) => views.sites(currentAccount(req).id, (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
+    listSites: async (req) => views.sites(await projects.list(currentAccount(req).id), (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
 
     listSiteEnv: async (req) => service.listEnv(await ownedProject(req)),
 

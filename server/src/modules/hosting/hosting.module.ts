@@ -15,7 +15,8 @@ import { siteRuntime, type Runtime, SiteEnv } from './runtime';
 import { SiteFiles, BuildLifecycle, INTERRUPTED, instanceIdOf, InstantDeploys, DEFAULT_ZIP_LIMITS, DeployRepository } from './deploy';
 import type { AccountEvent } from '../../platform/account-events';
 import { storageQuota } from '../storage';
-import { planLimitGuard } from '../plans';
+import { planLimitGuard, usageRegistry } from '../plans';
+import { bandwidthBytes } from './traffic.repository';
 import { Builder, BuildSettingsService, SourceBuilds, BUILD_LOG_LIMITS, BuildLogStreams } from './build';
 
 export interface HostingOptions {
@@ -44,6 +45,8 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   };
   // Deployments are charged to the owner's storage by the storage module's own quota mechanism.
   const limits = planLimitGuard(deps);
+  const usage = usageRegistry(deps);
+  usage.register('bandwidth', bandwidthBytes);
   const builds = new BuildLifecycle({
     repo, files, store: deps.objectStore, quota: storageQuota(deps, limits.noticeOf('storage')), log: deps.log,
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
@@ -80,7 +83,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   });
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups, sources });
   const views = new HostingViews({ repo, runtime, traffic, clock: deps.clock });
-  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, log: deps.log });
+  const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, usage, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
   gateway.register(app);
@@ -126,7 +129,7 @@ export const hostingPlugin = fp(
     app.addHook('preClose', async () => hosting.logStreams.endAll());
     app.contractParts.add('hosting', hosting);
   },
-  { name: 'hostbase-hosting', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-hosting', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -425,8 +425,7 @@ export class HostingRepository {
   }
 
   /** The owner's projects with their live deployment (or latest attempt) for the sites list. */
-  async sitesOf(ownerId: string): Promise<{ project: ProjectRow; live?: DeploymentRow; latest?: DeploymentRow }[]> {
-    const owned = await this.db.select().from(projects).where(eq(projects.ownerId, ownerId)).orderBy(desc(projects.createdAt));
+  async sitesOf(owned: ProjectRow[]): Promise<{ project: ProjectRow; live?: DeploymentRow; latest?: DeploymentRow }[]> {
     if (owned.length === 0) return [];
     const ids = owned.map((p) => p.id);
     const liveRows = await this.db

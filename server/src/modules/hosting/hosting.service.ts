@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock';
 import type { AccountEvents } from '../../platform/account-events';
 import { AppError, Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects';
-import { type BuildLifecycle, type SiteFiles, deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout, loadRules, DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './deploy';
+import { type BuildLifecycle, type SiteFiles, deploymentKind, guessZipType, runtimeLayout, runtimeOf, staticLayout, type Layout, type ProjectType, loadRules, DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './deploy';
 import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
 import { RuntimeStartError, type Runtime, type SiteSpec, type SiteEnv, type SiteEnvInput } from './runtime';
@@ -130,6 +130,15 @@ export class HostingService {
       leave();
       if (!handedOver) await done();
     }
+  }
+
+  /** The site type of an archive deployed with type "auto" (deploy/guess-type.ts). */
+  async detectType(zip: ZipSource): Promise<ProjectType> {
+    // A damaged archive is refused by the deploy itself, with its failed deployment and message.
+    return guessZipType(zip, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS).catch((err: unknown) => {
+      if (err instanceof ZipRefusedError) return 'Static' as const;
+      throw err;
+    });
   }
 
   /** Refuses early (413) when the owner's storage is already full: before a deploy's upload is read. */

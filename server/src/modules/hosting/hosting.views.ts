@@ -34,8 +34,9 @@ export class HostingViews {
     return { build_log: row.buildLog, runtime_log: await this.d.runtime.logs(row.id) };
   }
 
-  async sites(ownerId: string, domainOf: (p: ProjectRow) => string, siteUrlOf: (p: ProjectRow) => string) {
-    const rows = await this.d.repo.sitesOf(ownerId);
+  /** The sites list of the owner's projects (newest first, as the projects module lists them). */
+  async sites(owned: ProjectRow[], domainOf: (p: ProjectRow) => string, siteUrlOf: (p: ProjectRow) => string) {
+    const rows = await this.d.repo.sitesOf(owned);
     return rows.map(({ project, live, latest }) => {
       const shown = latest?.status === 'building' ? latest : (live ?? latest);
       const status = latest?.status === 'building' ? 'building' : live ? 'live' : latest?.status === 'failed' ? 'failed' : latest ? 'unpublished' : 'none';

@@ -16,3 +16,5 @@ export type { Runtime } from './runtime';
 export { blobKey, siteKeyPrefix } from './deploy';
 export { envNameProblem } from './runtime';
 export { pathProblem } from './deploy';
+// The usage report's bandwidth series over an account's projects.
+export { bandwidthByBucket } from './traffic.repository';

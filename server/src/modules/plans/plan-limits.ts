@@ -1,17 +1,17 @@
 // The plan limits that count things (projects, mailboxes, monthly active end users) enforced at
 // the moment one would be passed, and the quota notices of every limit. A guarded write runs in a
 // transaction that first locks the owner's account row, as storage charges do (storage.repository
-// chargeWithinQuota): concurrent writers of one account take turns at the check-then-write, so
+// chargeWithinQuota; the lock is the accounts module's, lockAccountPlan): concurrent writers of one account take turns at the check-then-write, so
 // exactly the allowed number get through. Another account's writers never wait on it.
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { AccountEvents } from '../../platform/account-events';
 import type { Clock } from '../../platform/clock';
 import { AppError, Errors } from '../../platform/errors';
 import { LIMITS, allowance, planLimits, type LimitName } from './plans';
-import { accounts } from '../accounts/accounts.tables';
+import { lockAccountPlan } from '../accounts';
 import { humanBytes } from '../../platform/human-bytes';
-import { quotaNotices } from './plans.tables';
+import { recordNotice } from './plans.repository';
+import { usageRegistry, type CountedLimit } from './usage-registry';
 
 /** A drizzle transaction (a PgTransaction is a PgDatabase). */
 export type Tx = Db;
@@ -72,8 +72,7 @@ export class PlanLimitGuard {
     projectId?: string,
   ): Promise<T | undefined> {
     const result = await this.d.db.transaction(async (tx) => {
-      const [account] = await tx.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId)).for('update');
-      const plan = account?.plan ?? 'hobby';
+      const plan = (await lockAccountPlan(tx as unknown as Tx, accountId)) ?? 'hobby';
       const allowed = allowance(plan, limit);
       const add = typeof adding === 'number' ? adding : await adding(tx as unknown as Tx);
       const used = add > 0 && Number.isFinite(allowed) ? await count(tx as unknown as Tx) : 0;
@@ -84,6 +83,14 @@ export class PlanLimitGuard {
     if (!result.ok) throw limitExceeded(limit, result.plan, result.allowed);
     if (result.counted) await this.notice(accountId, limit, result.use, projectId);
     return result.value;
+  }
+
+  /**
+   * The count `within` takes for a limit: the usage registry's, of the account's projects, read
+   * with the guarded transaction's handle.
+   */
+  counted(limit: CountedLimit, accountId: string, since?: Date): (tx: Tx) => Promise<number> {
+    return (tx) => usageRegistry(this.d).count(limit, tx, { accountId }, since);
   }
 
   /** notice() for a limit whose use another module measures (storage, database): (account, plan, used). */
@@ -108,12 +115,7 @@ export class PlanLimitGuard {
       if (this.sent.has(key)) continue;
       if (this.sent.size >= 10_000) this.sent.clear();
       this.sent.add(key);
-      const rows = await this.d.db
-        .insert(quotaNotices)
-        .values({ accountId, limitName: limit, period, percent, plan: use.plan })
-        .onConflictDoNothing()
-        .returning({ percent: quotaNotices.percent });
-      if (rows.length) fresh.push(percent);
+      if (await recordNotice(this.d.db, { accountId, limitName: limit, period, percent, plan: use.plan })) fresh.push(percent);
     }
     const percent = fresh.includes(100) ? 100 : fresh.includes(80) ? 80 : undefined;
     if (percent === undefined) return;

@@ -5,3 +5,5 @@
 export { projectsPlugin } from './projects.module';
 export type { ProjectsService } from './projects.service';
 export type { ProjectRow } from './projects.tables';
+// An account's projects, some projects' owners and subdomains, on the caller's query handle (a transaction's, to read under a lock).
+export { ownersOf, projectIdsOf, subdomainsOf } from './project-owners.repository';

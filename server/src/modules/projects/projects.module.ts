@@ -7,14 +7,20 @@ import type { Deps } from '../../platform/deps';
 import { Errors } from '../../platform/errors';
 import { headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
 import { ProjectsRepository } from './projects.repository';
+import { projectIdsOf } from './project-owners.repository';
 import { KEY_ROLE, ProjectsService } from './projects.service';
 import { createProjectsHandlers } from './projects.handlers';
 import type { ProjectKeyKind } from './projects.tables';
-import { planLimitGuard } from '../plans';
+import { planLimitGuard, usageRegistry } from '../plans';
 
 export function createProjectsModule(deps: Deps) {
+  const repo = new ProjectsRepository(deps.db, deps.lookups);
+  // The usage registry's scope of an account (every counter's), and the projects limit's count.
+  const usage = usageRegistry(deps);
+  usage.provideProjects(projectIdsOf);
+  usage.register('projects', async (_q, projectIds) => projectIds.length);
   const service = new ProjectsService({
-    repo: new ProjectsRepository(deps.db, deps.lookups),
+    repo,
     secrets: deps.secrets,
     clock: deps.clock,
     platformDomain: deps.config.platformDomain,

@@ -9,7 +9,7 @@ import { Errors } from '../../platform/errors';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectRow, ProjectKeyKind } from './projects.tables';
 import { normalizeSubdomain, subdomainProblem } from './subdomain';
-import { type PlanLimitGuard, projectCount } from '../plans';
+import type { PlanLimitGuard } from '../plans';
 import type { ProjectKeyRole } from '../caller';
 
 /**
@@ -99,7 +99,7 @@ export class ProjectsService {
     const project = await this.d.limits.within(
       ownerId,
       'projects',
-      (tx) => projectCount(tx, ownerId),
+      this.d.limits.counted('projects', ownerId),
       (tx) => this.d.repo.create(values, keys.map((k) => k.row), tx),
     );
     // The unique index decided: a concurrent create of the same subdomain lands here.

@@ -4,4 +4,5 @@
 export { identityServiceDeps } from './identity-deps';
 export { checkPassword, normalizeEmail } from './credentials';
 export { DeviceTokens } from './device-tokens';
+export { knownDevice, trustDevice, type DeviceStore } from './trusted-devices';
 export { DEVICE_TTL_MS, DEVICES_KEPT, MFA_CHALLENGE_ATTEMPTS, MFA_FAILURE_POLICY, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from './sign-in-guard';

@@ -2,7 +2,7 @@
 // mailboxes go with the project (ON DELETE CASCADE), so no deletion hook is needed.
 // As a plugin: decorates app.smtp.
 import type { FastifyInstance } from 'fastify';
-import { planLimitGuard } from '../plans';
+import { planLimitGuard, usageRegistry } from '../plans';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { writeDkimKeys } from './dkim-export';
@@ -17,8 +17,10 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
   const exportKeys = mailDkimDir
     ? async () => writeDkimKeys(await service.verifiedDkimKeys(), { dir: mailDkimDir, pidFile: mailDkimPidFile })
     : undefined;
+  const repo = new SmtpRepository(deps.db);
+  usageRegistry(deps).register('mailboxes', (q, projectIds) => repo.mailboxCount(q, projectIds));
   const service: SmtpService = new SmtpService({
-    repo: new SmtpRepository(deps.db),
+    repo,
     secrets: deps.secrets,
     clock: deps.clock,
     dns: options.dns ?? createDnsLookup(deps.config.dnsServers),

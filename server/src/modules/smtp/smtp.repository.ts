@@ -1,7 +1,7 @@
 // Drizzle queries for mail domains and mailboxes. Uniqueness (one domain per project, a domain
 // in one project only, one mailbox per address) is the database's: inserts that would break it
 // insert nothing and say so, so concurrent requests can't both win.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './smtp.tables';
 import { isUniqueViolation } from '../../platform/pg-errors';
@@ -83,5 +83,15 @@ export class SmtpRepository {
       .where(and(eq(mailAccounts.domainId, domainId), eq(mailAccounts.email, email)))
       .returning({ id: mailAccounts.id });
     return rows.length > 0;
+  }
+
+  /** Mailboxes across these projects' domains (the usage registry's count of the plan's limit). */
+  async mailboxCount(q: Db, projectIds: string[]): Promise<number> {
+    const [row] = await q
+      .select({ n: count() })
+      .from(mailAccounts)
+      .innerJoin(smtpDomains, eq(smtpDomains.id, mailAccounts.domainId))
+      .where(inArray(smtpDomains.projectId, projectIds));
+    return Number(row?.n ?? 0);
   }
 }

@@ -13,7 +13,7 @@ import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain
 import { hashMailboxPassword } from './mailbox-password';
 import type { SmtpRepository } from './smtp.repository';
 import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
-import { type PlanLimitGuard, mailboxCount } from '../plans';
+import type { PlanLimitGuard } from '../plans';
 import type { AccountEvents } from '../../platform/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */
@@ -125,7 +125,7 @@ export class SmtpService {
     const created = await this.d.limits.within(
       project.ownerId,
       'mailboxes',
-      (tx) => mailboxCount(tx, project.ownerId),
+      this.d.limits.counted('mailboxes', project.ownerId),
       (tx) => this.d.repo.insertAccount(values, tx),
       1,
       project.id,

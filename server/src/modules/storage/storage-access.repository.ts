@@ -15,7 +15,6 @@ import {
   type StorageRuleRow,
 } from './storage.tables';
 import { MAX_RULES_PER_PROJECT } from './access-rules';
-import { projects } from '../projects/projects.tables';
 
 /** The rule governing each file: the nearest folder rule at or above its folder (none: null). */
 const governingAccess = sql`(SELECT r.access FROM storage_rules r
@@ -36,8 +35,9 @@ export class StorageAccessRepository {
    */
   async setRule(projectId: string, folder: string, access: StorageAccess, isPublic?: boolean): Promise<StorageRuleRow | undefined> {
     return this.db.transaction(async (tx) => {
-      // One writer of a project's rules at a time, for the count check.
-      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+      // One writer of a project's rules at a time, for the count check: a lock of storage's own,
+      // held to the transaction's end (the project's row is the projects module's).
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`hostbase-storage-rules:${projectId}`}))`);
       const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(storageRules).where(eq(storageRules.projectId, projectId));
       const [existing] = await tx.select({ folder: storageRules.folder }).from(storageRules).where(and(eq(storageRules.projectId, projectId), eq(storageRules.folder, folder)));
       if (!existing && n >= MAX_RULES_PER_PROJECT) return undefined;

@@ -13,7 +13,8 @@ import { UsageService } from './usage.service';
 import { createUsageHandlers } from './usage.handlers';
 import { applyRetention } from './retention';
 import { storageFigures } from '../storage';
-import { activeUsers } from '../plans';
+import { usageRegistry } from '../plans';
+import { bandwidthByBucket } from '../hosting';
 
 export interface UsageOptions {
   flushEveryMs?: number;
@@ -42,7 +43,9 @@ export function createUsageModule(app: FastifyInstance, deps: Deps, opts: UsageO
     repo,
     clock: deps.clock,
     storedBytes: (scope) => storage.storedBytes(scope),
-    activeUsers: (scope, since) => activeUsers(deps.db, scope, since),
+    usage: usageRegistry(deps),
+    db: deps.db,
+    bandwidthByBucket: (projectIds, bucket, since) => bandwidthByBucket(deps.database, projectIds, bucket, since),
   });
   return { counter, service, handlers: createUsageHandlers(service) };
 }
@@ -53,7 +56,7 @@ export const usagePlugin = fp(
     app.decorate('usageCounter', usage.counter);
     app.contractParts.add('usage', { handlers: usage.handlers });
   },
-  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users', 'hostbase-hosting', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -1,10 +1,7 @@
 // The usage records' queries: the request counts' additive upsert, the sign-ins' daily rows, and
-// the reads of the dashboards, for one project or every project of an account. The current sizes
-// (databases here; files and deployments from the storage module's one count) and the sites'
-// bandwidth are read where they already live; the month's active users are the plan limit's count
-// (plans/usage-counts.ts).
+// the reads of the dashboards over a scope's projects (their ids resolved by the usage registry).
+// The other figures (sizes, bandwidth, the month's active users) are their owners' (usage.service.ts).
 import type { Database } from '../../db/client';
-import { schemasBytes } from '../database';
 
 export interface RequestDelta {
   projectId: string;
@@ -17,8 +14,7 @@ export interface RequestDelta {
   s5xx: number;
 }
 
-/** Whose usage: one project, or every project of an account. */
-export type UsageScope = { projectId: string } | { accountId: string };
+export type { UsageScope } from '../plans';
 
 export type Bucket = 'hour' | 'day';
 
@@ -30,16 +26,11 @@ export interface RequestBucket {
   s5xx: number;
 }
 
-// Both shapes take the scope's id as $1.
-function scoped(scope: UsageScope): { where: string; id: string } {
-  return 'projectId' in scope
-    ? { where: 'project_id = $1', id: scope.projectId }
-    : { where: 'project_id IN (SELECT id FROM projects WHERE owner_id = $1)', id: scope.accountId };
-}
-
 // Grouped (one row per key, as ON CONFLICT requires) and ordered (two instances flushing the same
 // keys lock them in one order: no deadlock). The join drops counts of a project deleted since, and
-// of a console call that named a project its caller does not own.
+// of a console call that named a project its caller does not own. The one statement outside the
+// usage module's own tables: the check and the insert are atomic (a project deleted meanwhile
+// can't fail the flush's foreign key), and a flush is one round trip whatever its size.
 const ADD_REQUESTS = `
 INSERT INTO usage_requests AS u (project_id, minute, s2xx, s3xx, s4xx, s5xx)
 SELECT d.project_id, d.minute, sum(d.s2), sum(d.s3), sum(d.s4), sum(d.s5)
@@ -76,52 +67,51 @@ export class UsageRepository {
     );
   }
 
-  async requestsByBucket(scope: UsageScope, bucket: Bucket, since: Date): Promise<RequestBucket[]> {
-    const s = scoped(scope);
+  async requestsByBucket(projectIds: string[], bucket: Bucket, since: Date): Promise<RequestBucket[]> {
     const rows = await this.database.query<{ t: number; s2: number; s3: number; s4: number; s5: number }>(
       `SELECT (extract(epoch FROM date_trunc($2, minute, 'UTC')) * 1000)::float8 AS t,
               sum(s2xx)::float8 AS s2, sum(s3xx)::float8 AS s3, sum(s4xx)::float8 AS s4, sum(s5xx)::float8 AS s5
-         FROM usage_requests WHERE ${s.where} AND minute >= $3 GROUP BY 1`,
-      [s.id, bucket, since.toISOString()],
+         FROM usage_requests WHERE project_id = ANY($1::uuid[]) AND minute >= $3 GROUP BY 1`,
+      [projectIds, bucket, since.toISOString()],
     );
     return rows.map((r) => ({ start: Number(r.t), s2xx: Number(r.s2), s3xx: Number(r.s3), s4xx: Number(r.s4), s5xx: Number(r.s5) }));
   }
 
-  /** The hosted sites' bytes in and out (hosting/traffic.ts counts them per hour). */
-  async bandwidthByBucket(scope: UsageScope, bucket: Bucket, since: Date): Promise<{ start: number; bytes: number }[]> {
-    const s = scoped(scope);
-    const rows = await this.database.query<{ t: number; bytes: number }>(
-      `SELECT (extract(epoch FROM date_trunc($2, hour, 'UTC')) * 1000)::float8 AS t, sum(bytes_in + bytes_out)::float8 AS bytes
-         FROM site_traffic WHERE ${s.where} AND hour >= $3 GROUP BY 1`,
-      [s.id, bucket, since.toISOString()],
-    );
-    return rows.map((r) => ({ start: Number(r.t), bytes: Number(r.bytes) }));
-  }
-
   /** Distinct end users who signed in, per UTC day from `sinceDay` (YYYY-MM-DD). */
-  async activeUsersByDay(scope: UsageScope, sinceDay: string): Promise<{ day: string; users: number }[]> {
-    const s = scoped(scope);
+  async activeUsersByDay(projectIds: string[], sinceDay: string): Promise<{ day: string; users: number }[]> {
     const rows = await this.database.query<{ day: string; users: number }>(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*)::float8 AS users
-         FROM usage_active_users WHERE ${s.where} AND day >= $2::date GROUP BY day`,
-      [s.id, sinceDay],
+         FROM usage_active_users WHERE project_id = ANY($1::uuid[]) AND day >= $2::date GROUP BY day`,
+      [projectIds, sinceDay],
     );
     return rows.map((r) => ({ day: r.day, users: Number(r.users) }));
   }
 
-  async requestsSince(scope: UsageScope, since: Date): Promise<number> {
-    const s = scoped(scope);
+  async requestsSince(projectIds: string[], since: Date): Promise<number> {
     const [row] = await this.database.query<{ n: number }>(
-      `SELECT coalesce(sum(s2xx + s3xx + s4xx + s5xx), 0)::float8 AS n FROM usage_requests WHERE ${s.where} AND minute >= $2`,
-      [s.id, since.toISOString()],
+      `SELECT coalesce(sum(s2xx + s3xx + s4xx + s5xx), 0)::float8 AS n FROM usage_requests WHERE project_id = ANY($1::uuid[]) AND minute >= $2`,
+      [projectIds, since.toISOString()],
     );
     return Number(row?.n ?? 0);
   }
-
-  /** The size on disk of the scope's project databases (those created so far). */
-  async databaseBytes(scope: UsageScope): Promise<number> {
-    const s = scoped(scope);
-    const rows = await this.database.query<{ schema_name: string }>(`SELECT schema_name FROM project_databases WHERE ${s.where}`, [s.id]);
-    return rows.length ? schemasBytes(this.database, rows.map((r) => r.schema_name)) : 0;
-  }
 }
+
+// The retention's statements (retention.ts says what they keep and why).
+export const FOLD_MINUTES_SQL = `
+WITH folded AS (
+  DELETE FROM usage_requests
+   WHERE minute < now() - interval '8 days' AND minute <> date_trunc('hour', minute, 'UTC')
+  RETURNING project_id, minute, s2xx, s3xx, s4xx, s5xx
+)
+INSERT INTO usage_requests AS u (project_id, minute, s2xx, s3xx, s4xx, s5xx)
+SELECT project_id, date_trunc('hour', minute, 'UTC'), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx)
+  FROM folded GROUP BY 1, 2 ORDER BY 1, 2
+ON CONFLICT (project_id, minute) DO UPDATE
+   SET s2xx = u.s2xx + EXCLUDED.s2xx, s3xx = u.s3xx + EXCLUDED.s3xx,
+       s4xx = u.s4xx + EXCLUDED.s4xx, s5xx = u.s5xx + EXCLUDED.s5xx`;
+
+export const RETENTION_SQL = [
+  FOLD_MINUTES_SQL,
+  `DELETE FROM usage_requests WHERE minute < now() - interval '400 days'`,
+  `DELETE FROM usage_active_users WHERE day < (now() - interval '400 days')::date`,
+];

@@ -3,7 +3,9 @@
 import type { Clock } from '../../platform/clock';
 import { limitsView, planLimits } from '../plans';
 import type { Reply } from '../../platform/http/types';
-import type { UsageRepository, UsageScope } from './usage.repository';
+import type { Bucket, UsageRepository, UsageScope } from './usage.repository';
+import type { UsageRegistry } from '../plans';
+import type { Db } from '../../db/client';
 import { monthStartOf, rangeWindow, type UsageRange } from './ranges';
 
 export type UsageReport = Reply<'getAccountUsage'>;
@@ -18,8 +20,11 @@ export interface UsageServiceDeps {
   clock: Clock;
   /** Bytes stored (files and deployments): the storage module's count (StorageRepository.storedBytes). */
   storedBytes: (scope: UsageScope) => Promise<number>;
-  /** End users active since a date: the count the plan's limit applies to (plans/usage-counts.ts). */
-  activeUsers: (scope: UsageScope, since: Date) => Promise<number>;
+  /** The scope's projects, and the figures their owners count (the month's active users, database bytes). */
+  usage: Pick<UsageRegistry, 'projectIds' | 'count'>;
+  db: Db;
+  /** The sites' bytes in and out per bucket: hosting's saved traffic. */
+  bandwidthByBucket: (projectIds: string[], bucket: Bucket, since: Date) => Promise<{ start: number; bytes: number }[]>;
 }
 
 export class UsageService {
@@ -29,14 +34,15 @@ export class UsageService {
     const now = this.d.clock.now();
     const w = rangeWindow(range, now);
     const rateFrom = Math.floor((now.getTime() - RATE_WINDOW_MS) / MINUTE) * MINUTE + MINUTE;
+    const ids = await this.d.usage.projectIds(this.d.db, scope);
     const [requests, bandwidth, daily, monthUsers, recent, storageBytes, databaseBytes] = await Promise.all([
-      this.d.repo.requestsByBucket(scope, w.bucket, w.from),
-      this.d.repo.bandwidthByBucket(scope, w.bucket, w.from),
-      this.d.repo.activeUsersByDay(scope, w.days[0]),
-      this.d.activeUsers(scope, new Date(`${monthStartOf(now)}T00:00:00Z`)),
-      this.d.repo.requestsSince(scope, new Date(rateFrom)),
+      this.d.repo.requestsByBucket(ids, w.bucket, w.from),
+      this.d.bandwidthByBucket(ids, w.bucket, w.from),
+      this.d.repo.activeUsersByDay(ids, w.days[0]),
+      this.d.usage.count('monthly_active_users', this.d.db, { projectIds: ids }, new Date(`${monthStartOf(now)}T00:00:00Z`)),
+      this.d.repo.requestsSince(ids, new Date(rateFrom)),
       this.d.storedBytes(scope),
-      this.d.repo.databaseBytes(scope),
+      this.d.usage.count('database', this.d.db, { projectIds: ids }),
     ]);
 
     const byStart = new Map(requests.map((r) => [r.start, r]));

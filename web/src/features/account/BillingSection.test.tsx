@@ -29,7 +29,7 @@ it('shows the plan, each limit against its use, the test provider and no payment
   renderWithProviders(<BillingSection plan="hobby" />);
   expect(await screen.findByText('Hobby')).toBeTruthy();
   expect(screen.getByText('2 of 3')).toBeTruthy();
-  expect(screen.getByText('4.50 GB of 5.00 GB')).toBeTruthy();
+  expect(screen.getByText('4.50 GiB of 5.00 GiB')).toBeTruthy();
   expect(screen.getByText('0 B of unlimited')).toBeTruthy();
   expect(screen.getByRole('progressbar', { name: 'Storage used' }).getAttribute('aria-valuenow')).toBe('90');
   expect(screen.getByText(/Test payments: no money moves/)).toBeTruthy();

@@ -9,7 +9,7 @@ import { DataTable } from '../../components/DataTable';
 import { FormError } from '../../components/FormError';
 import { ProgressBar } from '../../components/ProgressBar';
 import { QueryView } from '../../components/States';
-import { formatDate, formatSize } from '../../lib/format';
+import { formatDate, formatNumber, formatSize } from '../../lib/format';
 import { TestCheckoutModal } from './TestCheckoutModal';
 import { usePlanCheckout, type PurchasablePlan } from './usePlanCheckout';
 
@@ -19,7 +19,7 @@ const PLANS: { name: PurchasablePlan; label: string; price: string }[] = [
 ];
 
 function amountOf(u: LimitUsage, n: number): string {
-  return u.unit === 'bytes' ? formatSize(n) : n.toLocaleString('en-IN');
+  return u.unit === 'bytes' ? formatSize(n) : formatNumber(n);
 }
 
 function UsageRow({ usage }: { usage: LimitUsage }) {
@@ -48,7 +48,7 @@ function Payments({ payments }: { payments: Order[] }) {
         <tr key={p.order_id}>
           <td>{formatDate(p.paid_at ?? p.created_at)}</td>
           <td className="capitalize">{p.plan}</td>
-          <td>₹{(p.amount / 100).toLocaleString('en-IN')}</td>
+          <td>₹{formatNumber(p.amount / 100)}</td>
           <td>
             <span className={`badge ${p.status === 'paid' ? 'badge-active' : p.status === 'failed' ? 'badge-error' : 'badge-inactive'}`}>{p.status}</span>
           </td>

@@ -1,5 +1,6 @@
 import type { Order } from '../../api/generated/model';
 import { Modal } from '../../components/Modal';
+import { formatNumber } from '../../lib/format';
 
 /** The test provider's checkout: pays the order without moving money, then the server verifies it as any payment. */
 export function TestCheckoutModal({ order, busy, onPay, onCancel }: { order: Order; busy: boolean; onPay: () => void; onCancel: () => void }) {
@@ -16,7 +17,7 @@ export function TestCheckoutModal({ order, busy, onPay, onCancel }: { order: Ord
             Cancel
           </button>
           <button type="button" className="btn btn-primary" onClick={onPay} disabled={busy} data-autofocus>
-            {busy ? 'Paying...' : `Pay ₹${(order.amount / 100).toLocaleString('en-IN')} (test)`}
+            {busy ? 'Paying...' : `Pay ₹${formatNumber(order.amount / 100)} (test)`}
           </button>
         </>
       }

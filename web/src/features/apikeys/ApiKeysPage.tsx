@@ -1,10 +1,12 @@
+// API Keys: the project's identifiers and its two app keys, each under one name (publishable and
+// secret), with rotation.
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   getGetAuthenticationDetailsQueryKey,
   getGetBucketDetailsQueryKey,
   getGetProjectApiKeysQueryKey,
-  useGetAuthenticationDetails,
   useGetBucketDetails,
   useGetProjectApiKeys,
   useRotateProjectKey,
@@ -27,6 +29,8 @@ interface Row {
   value: string | undefined;
   secret?: boolean;
   loading?: boolean;
+  /** A line under the value: where the key may be used. */
+  note?: string;
 }
 
 function mask(v: string) {
@@ -69,17 +73,18 @@ function KeyRow({ row }: { row: Row }) {
           )}
         </span>
       </dd>
+      {row.note && <dd className={`key-note${row.secret ? ' is-secret' : ''}`}>{row.note}</dd>}
     </div>
   );
 }
 
 const KEY_CHOICES: { key: RotateProjectKeyBodyKey; label: string; help: string }[] = [
-  { key: 'bucket', label: 'Bucket API Key', help: 'The secret key: used by your servers, with full access to files and rows.' },
-  { key: 'authentication', label: 'Authentication API Key', help: 'The publishable key: used by your web pages and apps, under the access rules.' },
+  { key: 'secret', label: 'Secret key', help: 'Used by your servers, with full access to files and rows.' },
+  { key: 'publishable', label: 'Publishable key', help: 'Used by your web pages and apps, under the access rules.' },
 ];
 
 function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: () => void; projectId: string }) {
-  const [choice, setChoice] = useState<RotateProjectKeyBodyKey>('bucket');
+  const [choice, setChoice] = useState<RotateProjectKeyBodyKey>('secret');
   const [error, setError] = useState<string | null>(null);
   const [newKey, setNewKey] = useState<string | null>(null);
   const rotate = useRotateProjectKey(inlineError);
@@ -101,8 +106,9 @@ function RotateKeyModal({ open, onClose, projectId }: { open: boolean; onClose: 
           setNewKey(res.api_key);
           toast.success('New key created', 'The old key stopped working.');
           await Promise.all([
+            // The same keys are also served under their former names (bucket and authentication details).
             queryClient.invalidateQueries({
-              queryKey: choice === 'bucket' ? getGetBucketDetailsQueryKey(projectId) : getGetAuthenticationDetailsQueryKey(projectId),
+              queryKey: choice === 'secret' ? getGetBucketDetailsQueryKey(projectId) : getGetAuthenticationDetailsQueryKey(projectId),
             }),
             queryClient.invalidateQueries({ queryKey: getGetProjectApiKeysQueryKey(projectId) }),
           ]);
@@ -174,27 +180,39 @@ export default function ApiKeysPage() {
   usePageTitle('API Keys');
   const { projectId, project } = useProject();
   const bucket = useGetBucketDetails(projectId);
-  const auth = useGetAuthenticationDetails(projectId);
   const appKeys = useGetProjectApiKeys(projectId);
   const [rotating, setRotating] = useState(false);
 
+  // Each key under one name only: the former "bucket" and "authentication" API keys are these two.
   const rows: Row[] = [
     { label: 'Project ID', value: projectId },
     { label: 'Domain', value: project.domain },
     { label: 'Bucket ID', value: bucket.data?.bucketId, loading: bucket.isPending },
-    { label: 'Bucket API Key', value: bucket.data?.api_key, secret: true, loading: bucket.isPending },
-    { label: 'Authentication API Key', value: auth.data?.api_key, secret: true, loading: auth.isPending },
-  ];
-  const appRows: Row[] = [
-    { label: 'Publishable Key', value: appKeys.data?.publishable_key, loading: appKeys.isPending },
-    { label: 'Secret Key', value: appKeys.data?.secret_key, secret: true, loading: appKeys.isPending },
+    {
+      label: 'Publishable key',
+      value: appKeys.data?.publishable_key,
+      loading: appKeys.isPending,
+      note: 'Safe in a web page: its calls follow the access rules of each table and folder.',
+    },
+    {
+      label: 'Secret key',
+      value: appKeys.data?.secret_key,
+      secret: true,
+      loading: appKeys.isPending,
+      note: 'Keep this secret: for your servers only. It bypasses the access rules.',
+    },
   ];
 
   return (
     <div className="console-page">
       <PageHeader
         title="API Keys"
-        description="Use these values to connect your app to this project. Keep API keys secret."
+        description={
+          <>
+            Use these values to connect your app to this project (the <Link to={`/project/${encodeURIComponent(projectId)}/connect`}>Connect</Link>{' '}
+            screen has them with ready-made snippets).
+          </>
+        }
         actions={
           <button type="button" className="btn btn-primary" onClick={() => setRotating(true)}>
             <Icon name="key" size={16} /> Create New Key
@@ -202,28 +220,17 @@ export default function ApiKeysPage() {
         }
       />
       {bucket.isError && <ErrorState title="Could not load the bucket details" error={bucket.error} onRetry={() => bucket.refetch()} />}
-      {auth.isError && (
-        <ErrorState title="Could not load the authentication details" error={auth.error} onRetry={() => auth.refetch()} />
-      )}
+      {appKeys.isError && <ErrorState title="Could not load the keys" error={appKeys.error} onRetry={() => appKeys.refetch()} />}
       <dl className="card key-list">
         {rows.map((r) => (
           <KeyRow key={r.label} row={r} />
         ))}
       </dl>
-      <h2 className="panel-title">App keys</h2>
       <p className="muted">
-        Send one in the <code>X-Hostbase-Key</code> header, and a signed-in end user&apos;s access token in{' '}
-        <code>X-Hostbase-User-Token</code>. The <strong>publishable key</strong> is safe in a web page: storage and database
-        calls made with it follow the access rules (set them per folder on the Storage screen, per table on the Database
-        screen). The <strong>secret key</strong> is for your servers only: it bypasses the access rules. They are the
-        authentication and bucket API keys above under their new names, and rotate with them.
+        Apps send a key in the <code>X-Hostbase-Key</code> header, and a signed-in end user&apos;s access token in{' '}
+        <code>X-Hostbase-User-Token</code>. Set the access rules per folder on the Storage screen and per table on the Database
+        screen.
       </p>
-      {appKeys.isError && <ErrorState title="Could not load the app keys" error={appKeys.error} onRetry={() => appKeys.refetch()} />}
-      <dl className="card key-list">
-        {appRows.map((r) => (
-          <KeyRow key={r.label} row={r} />
-        ))}
-      </dl>
       <RotateKeyModal open={rotating} onClose={() => setRotating(false)} projectId={projectId} />
     </div>
   );

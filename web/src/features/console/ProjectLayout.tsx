@@ -41,6 +41,9 @@ export default function ProjectLayout() {
         <a className="project-bar-domain mono" href={project.site_url ?? `http://${project.domain}`} target="_blank" rel="noreferrer">
           {project.domain}
         </a>
+        <Link to={`/project/${encodeURIComponent(projectId)}/connect`} className="btn btn-primary btn-sm project-bar-connect">
+          <Icon name="code" size={16} /> Connect
+        </Link>
       </div>
       <Suspense fallback={<PageLoader />}>
         <Outlet context={{ projectId, project } satisfies ProjectContext} />

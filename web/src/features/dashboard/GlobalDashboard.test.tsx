@@ -48,8 +48,8 @@ it('shows the measured stats, charts with their figures in text, and usage again
 
   const stats = await screen.findByRole('list', { name: 'Account usage' });
   const card = (label: string) => within(stats).getByText(label).closest('li')!.textContent;
-  expect(card('Database Size')).toContain('1.50 MB');
-  expect(card('Storage Used')).toContain('4.00 GB');
+  expect(card('Database Size')).toContain('1.50 MiB');
+  expect(card('Storage Used')).toContain('4.00 GiB');
   expect(card('Active Users')).toContain('12,847');
   expect(card('Requests/sec')).toContain('0.25');
   expect(asked).toEqual([{ range: '7d' }]);
@@ -60,15 +60,15 @@ it('shows the measured stats, charts with their figures in text, and usage again
   const table = screen.getByRole('table', { name: 'API requests per hour' });
   expect(within(table).getByRole('row', { name: /Nov 23, 12:00 UTC/ }).textContent).toBe('Nov 23, 12:00 UTC40021');
   expect(screen.getByRole('table', { name: 'Active users per day' }).textContent).toContain('Nov 239');
-  expect(screen.getByRole('img', { name: /Hosting bandwidth per hour: 3.00 MB/ })).toBeTruthy();
+  expect(screen.getByRole('img', { name: /Hosting bandwidth per hour: 3.00 MiB/ })).toBeTruthy();
 
   // Usage limits: against the plan, with bars where it has a limit.
   const limits = screen.getByRole('region', { name: 'Usage limits' });
   expect(within(limits).getByText('Hobby plan')).toBeTruthy();
-  expect(within(limits).getByText('1.50 MB of 1.00 GB')).toBeTruthy();
-  expect(within(limits).getByText('4.00 GB of 5.00 GB')).toBeTruthy();
+  expect(within(limits).getByText('1.50 MiB of 1.00 GiB')).toBeTruthy();
+  expect(within(limits).getByText('4.00 GiB of 5.00 GiB')).toBeTruthy();
   expect(within(limits).getByText('12,847 of 100,000')).toBeTruthy();
-  expect(within(limits).getByText('3.00 MB in this period')).toBeTruthy();
+  expect(within(limits).getByText('3.00 MiB in this period')).toBeTruthy();
   expect(within(limits).getByRole('progressbar', { name: "Storage used of the plan's limit" }).getAttribute('aria-valuenow')).toBe('80');
 
   // The quick actions go to real screens; no sample notice.
@@ -95,6 +95,6 @@ it('an unlimited plan shows figures without bars', async () => {
   renderWithProviders(<GlobalDashboard activity={null} />);
   const limits = await screen.findByRole('region', { name: 'Usage limits' });
   await waitFor(() => expect(within(limits).getByText('Enterprise plan: no limits')).toBeTruthy());
-  expect(within(limits).getByText('4.00 GB (unlimited)')).toBeTruthy();
+  expect(within(limits).getByText('4.00 GiB (unlimited)')).toBeTruthy();
   expect(within(limits).queryByRole('progressbar')).toBeNull();
 });

@@ -42,7 +42,7 @@ it('shows the real errors with their severity and the activity with how long ago
   const fetchMock = renderDashboard((path) =>
     path === ERRORS
       ? { body: page('errors', [error(1, 'high', 'The site of shop crashed: exited (code 3)'), error(2, 'medium', 'A Static deployment failed: The zip is empty.')]) }
-      : { body: page('entries', [entry(1, 'Rotated the authentication key'), entry(2, 'Created project "Shop" (shop)')]) },
+      : { body: page('entries', [entry(1, 'Rotated the publishable key'), entry(2, 'Created project "Shop" (shop)')]) },
   );
   const errors = await screen.findByRole('list', { name: 'Project errors' });
   const errorItems = within(errors).getAllByRole('listitem');
@@ -52,7 +52,7 @@ it('shows the real errors with their severity and the activity with how long ago
   ]);
   const activity = await screen.findByRole('list', { name: 'Project activity' });
   expect(within(activity).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-    expect.stringMatching(/^Rotated the authentication key.*203\.0\.113\.7.*5 minutes ago$/),
+    expect.stringMatching(/^Rotated the publishable key.*203\.0\.113\.7.*5 minutes ago$/),
     expect.stringMatching(/^Created project "Shop" \(shop\).*10 minutes ago$/),
   ]);
   expect(JSON.parse(fetchMock.mock.calls.find(([url]) => url === ACTIVITY)![1].body)).toEqual({ page: 1, page_size: 10 });

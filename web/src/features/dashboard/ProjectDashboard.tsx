@@ -1,7 +1,7 @@
 // A project's overview from real calls: files, users, site, its activity and its errors.
 import { Link } from 'react-router-dom';
 import { useListObjects } from '../../api/generated/storage/storage';
-import { useListAuthUsers } from '../../api/generated/auth-users/auth-users';
+import { useListAuthUsers } from '../../api/generated/end-users/end-users';
 import { useListDeployments } from '../../api/generated/hosting/hosting';
 import { Icon, type IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';

@@ -1,6 +1,7 @@
 // A bar chart drawn as SVG: stacked bars per bucket, one colour per series. For screen readers the
 // SVG is an image with a title and a summary, and the figures are in a table after it.
 import { useId } from 'react';
+import { formatNumber } from '../../lib/format';
 
 export interface ChartSeries {
   name: string;
@@ -22,7 +23,7 @@ export function UsageChart({
   title,
   series,
   points,
-  format = (n) => n.toLocaleString('en-US'),
+  format = (n) => formatNumber(n),
   summary,
 }: {
   title: string;

@@ -1,5 +1,6 @@
 // How the dashboard writes its figures: counts with separators, buckets in UTC (the server's).
 import type { UsageRange } from '../../api/generated/model/usageRange';
+import { formatNumber } from '../../lib/format';
 
 /** The range selector's options (SPEC section 2) and the range each asks the API for. */
 export const RANGES: { label: string; range: UsageRange }[] = [
@@ -9,11 +10,11 @@ export const RANGES: { label: string; range: UsageRange }[] = [
 ];
 
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatNumber(n);
 }
 
 export function formatRate(perSecond: number): string {
-  return perSecond.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return formatNumber(perSecond, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /** A bucket's start as a label: the day, and the hour for hourly buckets (UTC). */

@@ -39,7 +39,7 @@ export function AccessRulePanel({ projectId, table }: { projectId: string; table
         App access
       </h2>
       <p className="muted settings-text">
-        What apps may do with this table through the data API (/api/db/v1) with the project's authentication key. Enforced in the
+        What apps may do with this table through the data API (/api/db/v1) with the project's publishable key. Enforced in the
         database; this console always has full access.
       </p>
       <fieldset className="radio-cards access-rules">

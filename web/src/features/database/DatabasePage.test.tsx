@@ -66,14 +66,14 @@ describe('the table list', () => {
     const aColumns = within(a).getByRole('list', { name: 'Columns of authors' });
     expect(within(aColumns).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['id bigint PK', 'email text uniquenot null']);
     expect(within(a).getByText('1,248')).toBeTruthy();
-    expect(within(a).getByText('2.50 MB')).toBeTruthy();
+    expect(within(a).getByText('2.50 MiB')).toBeTruthy();
     expect(within(a).getByText('Read with the key')).toBeTruthy();
     expect(within(a).queryByText('N/A')).toBeNull();
 
     const p = screen.getByRole('listitem', { name: 'posts' });
     expect(within(p).getByText('FK → authors.id')).toBeTruthy();
     expect(within(p).getByText('≈ 150,000')).toBeTruthy();
-    expect(within(p).getByText('8.00 KB')).toBeTruthy();
+    expect(within(p).getByText('8.00 KiB')).toBeTruthy();
     expect(within(p).getByText('N/A')).toBeTruthy(); // never modified
     expect(within(p).getByText('No app access')).toBeTruthy();
 
@@ -84,9 +84,9 @@ describe('the table list', () => {
   it('shows the database size against the plan limit', async () => {
     renderPage((path) => (path === TABLES ? { body: LIST } : NOT_FOUND));
     const usage = await screen.findByRole('region', { name: 'Database size' });
-    expect(within(usage).getByText('50.00 MB of 500.00 MB')).toBeTruthy();
+    expect(within(usage).getByText('50.00 MiB of 500.00 MiB')).toBeTruthy();
     expect(within(usage).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('10');
-    expect(within(usage).getByText('3.00 MB')).toBeTruthy(); // this project
+    expect(within(usage).getByText('3.00 MiB')).toBeTruthy(); // this project
   });
 
   it('without tables: an empty state that offers Create Table', async () => {

@@ -9,6 +9,7 @@ import { ConfirmDialog, useConfirmTarget } from '../../components/ConfirmDialog'
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toast';
 import { rowsKey, tablesKey } from './db';
+import { formatNumber } from '../../lib/format';
 
 export function DropTablePanel({ projectId, table }: { projectId: string; table: DbTable }) {
   const toDrop = useConfirmTarget<DbTable>();
@@ -53,7 +54,7 @@ export function DropTablePanel({ projectId, table }: { projectId: string; table:
         error={toDrop.error}
         message={
           <p>
-            Drop <strong className="mono">{table.name}</strong> and its {table.row_count.toLocaleString()} rows? This cannot be undone.
+            Drop <strong className="mono">{table.name}</strong> and its {formatNumber(table.row_count)} rows? This cannot be undone.
           </p>
         }
         onConfirm={confirmDrop}

@@ -10,6 +10,7 @@ import { TextArea } from '../../components/Field';
 import { FormError } from '../../components/FormError';
 import { Icon } from '../../components/Icon';
 import { cellText } from './db';
+import { formatNumber } from '../../lib/format';
 
 export function SqlBox({ projectId }: { projectId: string }) {
   const [query, setQuery] = useState('');
@@ -69,7 +70,7 @@ function SqlResult({ result }: { result: DbSqlResult }) {
   return (
     <div className="sql-result">
       <p className="muted" role="status">
-        {result.row_count.toLocaleString()} {result.row_count === 1 ? 'row' : 'rows'} in {result.duration_ms.toLocaleString()} ms
+        {formatNumber(result.row_count)} {result.row_count === 1 ? 'row' : 'rows'} in {formatNumber(result.duration_ms)} ms
         {result.truncated ? ' · truncated: only the first 1,000 rows are shown' : ''}
       </p>
       {result.columns.length > 0 && <ResultGrid result={result} />}

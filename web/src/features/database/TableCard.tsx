@@ -3,7 +3,7 @@
 import { Link } from 'react-router-dom';
 import type { DbTable } from '../../api/generated/model';
 import { Pill } from '../../components/StatusBadge';
-import { formatDate, formatSize } from '../../lib/format';
+import { formatDate, formatNumber, formatSize } from '../../lib/format';
 import { ColumnLine } from './ColumnBadges';
 import { accessLabel } from './db';
 
@@ -29,7 +29,7 @@ export function TableCard({ table }: { table: DbTable }) {
           <dt>Rows</dt>
           <dd>
             {table.row_count_estimated ? '≈ ' : ''}
-            {table.row_count.toLocaleString()}
+            {formatNumber(table.row_count)}
           </dd>
         </div>
         <div>

@@ -6,7 +6,7 @@ import { useListDbTables } from '../../api/generated/database/database';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { Empty, QueryView } from '../../components/States';
-import { formatDate, formatSize } from '../../lib/format';
+import { formatDate, formatNumber, formatSize } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useProject } from '../console/ProjectLayout';
 import { AccessRulePanel } from './AccessRulePanel';
@@ -48,7 +48,7 @@ export default function TablePage() {
                 description={
                   <>
                     {table.row_count_estimated ? '≈ ' : ''}
-                    {table.row_count.toLocaleString()} rows · {formatSize(table.size_bytes)} · modified {formatDate(table.last_modified)}
+                    {formatNumber(table.row_count)} rows · {formatSize(table.size_bytes)} · modified {formatDate(table.last_modified)}
                   </>
                 }
               />

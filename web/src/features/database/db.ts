@@ -4,6 +4,7 @@
 import { getConsoleSelectDbRowsQueryKey, getListDbTablesQueryKey } from '../../api/generated/database/database';
 import { DbAccess, DbColumnType, type DbColumn, type DbFilter, type DbTable } from '../../api/generated/model';
 import { allOf } from '../../api/queryClient';
+import { formatNumber } from '../../lib/format';
 
 /** The project's tables (every body they were asked with). */
 export const tablesKey = (projectId: string) => allOf(getListDbTablesQueryKey(projectId));
@@ -129,5 +130,5 @@ export function columnHint(column: DbColumn): string {
 export function showingRows(page: number, count: number, total: number | undefined): string {
   const first = count === 0 ? 0 : (page - 1) * ROWS_PAGE_SIZE + 1;
   const last = count === 0 ? 0 : first + count - 1;
-  return total === undefined ? `Showing ${first} to ${last}` : `Showing ${first} to ${last} of ${total.toLocaleString()} rows`;
+  return total === undefined ? `Showing ${first} to ${last}` : `Showing ${first} to ${last} of ${formatNumber(total)} rows`;
 }

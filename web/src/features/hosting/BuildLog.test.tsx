@@ -4,7 +4,7 @@ import type { Deployment } from '../../api/generated/model';
 import { fakeStream, mockFetch, renderWithProviders, type FakeStream } from '../../test/utils';
 import { DeployModal } from './DeployModal';
 import { DeploymentsPanel } from './DeploymentsPanel';
-import { ManageModal } from './ManageModal';
+import { RedeployModal } from './RedeployModal';
 import { BUILD_NOTE } from './useZipDeploy';
 
 const realXhr = globalThis.XMLHttpRequest;
@@ -120,10 +120,10 @@ function fakeUpload(status: number, body: unknown) {
 
 it('a deploy of source code (202) closes the form and follows the build it started', async () => {
   const server = fakeServer(() => [deployment({})]);
-  const sent = fakeUpload(202, { message: 'Build started: Detected Vite (package.json: vite, scripts.build)', deployment: deployment({}) });
+  const sent = fakeUpload(202, { message: 'Build started: Detected Vite (package.json: vite, scripts.build)', deployment: deployment({}), site_url: 'http://shop.hostbase.test:3000' });
   let open = true;
-  renderWithProviders(<ManageModal open={open} onClose={() => (open = false)} projectId="p1" domain="shop.hostbase.test" />);
-  const form = screen.getByRole('dialog', { name: 'Add New Project' });
+  renderWithProviders(<RedeployModal open={open} onClose={() => (open = false)} projectId="p1" domain="shop.hostbase.test" first={false} />);
+  const form = screen.getByRole('dialog', { name: 'Redeploy' });
   expect(within(form).getByText(BUILD_NOTE)).toBeTruthy();
   fireEvent.click(within(form).getByLabelText('Vite'));
   const zip = new File(['PK'], 'shop.zip', { type: 'application/zip' });
@@ -138,6 +138,8 @@ it('a deploy of source code (202) closes the form and follows the build it start
   act(() => server.streams[0].send(frame('log', { text: 'vite v6 building for production...\n' }) + frame('end', { status: 'live', error: null })));
   expect(await within(dialog).findByText('Live')).toBeTruthy();
   expect(within(dialog).getByRole('log').textContent).toBe('vite v6 building for production...\n');
+  // The log ends with the live site's address, from the deploy's answer.
+  expect(within(dialog).getByRole('link', { name: 'Visit http://shop.hostbase.test:3000' }).getAttribute('href')).toBe('http://shop.hostbase.test:3000');
 });
 
 it('both deploy forms offer every type: the spec\'s first, in its order, then the rest', async () => {
@@ -148,7 +150,23 @@ it('both deploy forms offer every type: the spec\'s first, in its order, then th
   expect(screen.getByText(BUILD_NOTE)).toBeTruthy();
   consoleForm.unmount();
 
-  renderWithProviders(<ManageModal open onClose={() => undefined} projectId="p1" domain="shop.hostbase.test" />);
+  renderWithProviders(<RedeployModal open onClose={() => undefined} projectId="p1" domain="shop.hostbase.test" first={false} />);
   const types = within(screen.getByRole('group', { name: 'Project type' })).getAllByRole('radio') as HTMLInputElement[];
-  expect(types.map((r) => r.value)).toEqual(['Node', 'PHP', 'React', 'Vite', 'Angular', 'Flask', 'Next.js', 'Vue', 'Astro', 'Static']);
+  // Detection first and chosen: a type picked by hand overrides it.
+  expect(types.map((r) => r.value)).toEqual(['auto', 'Node', 'PHP', 'React', 'Vite', 'Angular', 'Flask', 'Next.js', 'Vue', 'Astro', 'Static']);
+  expect(types[0].checked).toBe(true);
+  expect(screen.getByLabelText('Detect automatically')).toBe(types[0]);
+});
+
+it('a built upload deployed with the default type sends "auto" and toasts a link to the live site', async () => {
+  mockFetch(() => ({ body: { deployments: [], live_deployment_id: null } }));
+  const sent = fakeUpload(200, { message: 'Project deployed!', deployment: deployment({ type: 'Static', status: 'live', live: true, framework: null }), site_url: 'http://shop.hostbase.test:3000' });
+  renderWithProviders(<RedeployModal open onClose={() => undefined} projectId="p1" domain="shop.hostbase.test" first />);
+  const form = screen.getByRole('dialog', { name: 'Deploy site' });
+  fireEvent.change(form.querySelector('input[type="file"]')!, { target: { files: [new File(['PK'], 'site.zip', { type: 'application/zip' })] } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Deploy' }));
+  const link = await screen.findByRole('link', { name: 'Visit http://shop.hostbase.test:3000' });
+  expect(link.getAttribute('href')).toBe('http://shop.hostbase.test:3000');
+  expect(link.closest('[role="status"]')?.textContent).toContain('File uploaded successfully!');
+  expect(sent[0].get('type')).toBe('auto');
 });

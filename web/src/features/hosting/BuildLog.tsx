@@ -8,7 +8,7 @@ import { Spinner } from '../../components/States';
 import { Pill } from '../../components/StatusBadge';
 import { useBuildLog } from './useBuildLog';
 
-export function BuildLogView({ projectId, deploymentId, message }: { projectId: string; deploymentId: string; message?: string }) {
+export function BuildLogView({ projectId, deploymentId, message, siteUrl }: { projectId: string; deploymentId: string; message?: string; siteUrl?: string }) {
   const log = useBuildLog(projectId, deploymentId);
   const pre = useRef<HTMLPreElement>(null);
   const atBottom = useRef(true);
@@ -43,6 +43,11 @@ export function BuildLogView({ projectId, deploymentId, message }: { projectId: 
       {log.phase === 'live' && (
         <p className="inline-flex" role="status">
           <Pill tone="green">Live</Pill> The site now serves this build.
+          {siteUrl && (
+            <a href={siteUrl} target="_blank" rel="noreferrer">
+              Visit {siteUrl}
+            </a>
+          )}
         </p>
       )}
       {log.phase === 'failed' && (
@@ -68,12 +73,14 @@ export interface FollowedBuild {
   deploymentId: string;
   /** The deploy's answer ("Build started: Detected Vite (…)"). */
   message?: string;
+  /** Where the site is served (the deploy's answer): linked once the build is live. */
+  siteUrl?: string;
 }
 
 export function BuildLogModal({ build, onClose }: { build: FollowedBuild | null; onClose: () => void }) {
   return (
     <Modal open={!!build} onClose={onClose} title="Build" size="lg">
-      {build && <BuildLogView key={build.deploymentId} projectId={build.projectId} deploymentId={build.deploymentId} message={build.message} />}
+      {build && <BuildLogView key={build.deploymentId} projectId={build.projectId} deploymentId={build.deploymentId} message={build.message} siteUrl={build.siteUrl} />}
     </Modal>
   );
 }

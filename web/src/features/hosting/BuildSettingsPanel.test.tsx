@@ -30,7 +30,7 @@ it('shows the settings and the limits, saves them (empty = detected) and shows a
   expect((screen.getByLabelText('Root directory') as HTMLInputElement).value).toBe('');
   expect(screen.getByText('Replaces npm run build (also makes a Static upload build).')).toBeTruthy();
   for (const label of ['Install command', 'Start command', 'Output directory']) expect(screen.getByLabelText(label)).toBeTruthy();
-  expect(screen.getByText(/15 min, 2048 MB of memory and 4096 MB of disk per build/)).toBeTruthy();
+  expect(screen.getByText(/15 min, 2.00 GiB of memory and 4.00 GiB of disk per build/)).toBeTruthy();
   // The limits are information, not fields.
   expect(screen.queryByDisplayValue('900')).toBeNull();
 

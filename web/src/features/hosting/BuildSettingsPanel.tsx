@@ -11,6 +11,7 @@ import { TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
 import { ErrorState, Loading } from '../../components/States';
 import { useToast } from '../../components/Toast';
+import { formatSize } from '../../lib/format';
 
 export const buildSettingsQueryKey = (projectId: string) => [getGetBuildSettingsUrl(projectId)] as const;
 
@@ -30,7 +31,8 @@ function duration(seconds: number): string {
 }
 
 export function limitsText(l: BuildSettingsLimits): string {
-  return `${duration(l.timeout_seconds)}, ${l.memory_mb} MB of memory and ${l.disk_mb} MB of disk per build`;
+  // The contract counts both in MiB.
+  return `${duration(l.timeout_seconds)}, ${formatSize(l.memory_mb * 1048576)} of memory and ${formatSize(l.disk_mb * 1048576)} of disk per build`;
 }
 
 function SettingsForm({ projectId, settings }: { projectId: string; settings: BuildSettings }) {

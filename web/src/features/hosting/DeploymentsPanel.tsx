@@ -15,7 +15,7 @@ import { LogsModal } from './LogsModal';
 import { deploymentTone } from './siteStatus';
 
 /** The project's deployments: their logs (a build still running followed live), and rolling back to an earlier one. */
-export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: { projectId: string; domain: string; deployments: QueryLike<Awaited<ReturnType<typeof listDeployments>>>; onDeploy: () => void }) {
+export function DeploymentsPanel({ projectId, domain, siteUrl, deployments, onDeploy }: { projectId: string; domain: string; siteUrl?: string; deployments: QueryLike<Awaited<ReturnType<typeof listDeployments>>>; onDeploy: () => void }) {
   const toActivate = useConfirmTarget<Deployment>();
   const [logsFor, setLogsFor] = useState<Deployment | null>(null);
   const [following, setFollowing] = useState<Deployment | null>(null);
@@ -96,7 +96,7 @@ export function DeploymentsPanel({ projectId, domain, deployments, onDeploy }: {
         )}
       </QueryView>
       <LogsModal projectId={projectId} deployment={logsFor} onClose={() => setLogsFor(null)} />
-      <BuildLogModal build={following && { projectId, deploymentId: following.id }} onClose={() => setFollowing(null)} />
+      <BuildLogModal build={following && { projectId, deploymentId: following.id, siteUrl }} onClose={() => setFollowing(null)} />
       <ConfirmDialog
         open={!!toActivate.target}
         title="Roll back"

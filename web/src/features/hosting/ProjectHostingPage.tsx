@@ -1,3 +1,4 @@
+// A project's hosting page: the site's status, Redeploy, server status, traffic, domains, deployments and settings.
 import { useState } from 'react';
 import { useListDeployments } from '../../api/generated/hosting/hosting';
 import { Icon } from '../../components/Icon';
@@ -9,7 +10,7 @@ import { BuildSettingsPanel } from './BuildSettingsPanel';
 import { DeploymentsPanel } from './DeploymentsPanel';
 import { Domains } from './Domains';
 import { EnvironmentPanel } from './EnvironmentPanel';
-import { ManageModal } from './ManageModal';
+import { RedeployModal } from './RedeployModal';
 import { ServerStatus } from './ServerStatus';
 import { SiteLifecyclePanel } from './SiteLifecyclePanel';
 import { badgeStatus } from './siteStatus';
@@ -23,6 +24,8 @@ export default function ProjectHostingPage() {
   const [managing, setManaging] = useState(false);
 
   const live = deployments.data?.deployments.find((d) => d.live);
+  // Before any deployment there is nothing to redeploy: the same form deploys the first one.
+  const first = deployments.data?.deployments.length === 0;
   const siteStatus = deployments.data ? (live ? live.status : deployments.data.deployments[0]?.status === 'building' ? 'building' : deployments.data.deployments.some((d) => d.status !== 'failed') ? 'unpublished' : 'none') : undefined;
 
   return (
@@ -39,7 +42,7 @@ export default function ProjectHostingPage() {
         }
         actions={
           <button type="button" className="btn btn-primary" onClick={() => setManaging(true)}>
-            <Icon name="upload" size={16} /> Manage
+            <Icon name="upload" size={16} /> {first ? 'Deploy site' : 'Redeploy'}
           </button>
         }
       />
@@ -53,7 +56,7 @@ export default function ProjectHostingPage() {
 
       <Domains projectId={projectId} />
 
-      <DeploymentsPanel projectId={projectId} domain={project.domain} deployments={deployments} onDeploy={() => setManaging(true)} />
+      <DeploymentsPanel projectId={projectId} domain={project.domain} siteUrl={project.site_url ?? undefined} deployments={deployments} onDeploy={() => setManaging(true)} />
 
       <EnvironmentPanel projectId={projectId} />
 
@@ -67,7 +70,7 @@ export default function ProjectHostingPage() {
         hasDeployments={(deployments.data?.deployments.length ?? 0) > 0}
       />
 
-      <ManageModal open={managing} onClose={() => setManaging(false)} projectId={projectId} domain={project.domain} />
+      <RedeployModal open={managing} onClose={() => setManaging(false)} projectId={projectId} domain={project.domain} first={first} />
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { getUploadSiteZipUrl } from '../../api/generated/hosting/hosting';
-import type { ProjectType, UploadSiteZip200, UploadSiteZip202 } from '../../api/generated/model';
+import type { DeployType, UploadSiteZip200, UploadSiteZip202 } from '../../api/generated/model';
 import { ApiError, uploadWithProgress } from '../../api/http';
 import { useToast } from '../../components/Toast';
 import type { FollowedBuild } from './BuildLog';
@@ -34,7 +34,8 @@ export function isZip(file: File): boolean {
 interface DeployArgs {
   projectId: string;
   domain?: string;
-  type: ProjectType;
+  /** auto: the platform reads the type from the files. */
+  type: DeployType;
   file: File;
 }
 
@@ -61,7 +62,9 @@ export function useZipDeploy() {
     setProgress(0);
     try {
       const res = await upload.mutateAsync(args);
-      toast.success(DEPLOY_MESSAGES.uploaded, isBuilding(res) ? res.message : DEPLOY_MESSAGES.deployed);
+      // A live deploy links to the site at once; a build links to it when it ends (BuildLog.tsx).
+      if (isBuilding(res)) toast.success(DEPLOY_MESSAGES.uploaded, res.message);
+      else toast.success(DEPLOY_MESSAGES.uploaded, DEPLOY_MESSAGES.deployed, { href: res.site_url, label: `Visit ${res.site_url}` });
       return res;
     } catch (err) {
       setError(err instanceof ApiError && err.status > 0 ? `${DEPLOY_MESSAGES.failed} ${err.serverMessage ?? ''}`.trim() : DEPLOY_MESSAGES.error);
@@ -86,7 +89,7 @@ export function useZipDeployForm(onClose: () => void, resetFields: () => void) {
 
   async function deploy(args: DeployArgs): Promise<DeployAnswer | null> {
     const res = await zip.deploy(args);
-    if (res && isBuilding(res)) setBuild({ projectId: args.projectId, deploymentId: res.deployment.id, message: res.message });
+    if (res && isBuilding(res)) setBuild({ projectId: args.projectId, deploymentId: res.deployment.id, message: res.message, siteUrl: res.site_url });
     return res;
   }
 

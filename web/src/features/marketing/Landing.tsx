@@ -17,7 +17,7 @@ export default function Landing() {
             Database, authentication, cloud storage, hosting and email for developers, in one console and one API.
           </p>
           <div className="hero-actions">
-            <Link to="/console" className="btn btn-primary btn-lg">
+            <Link to="/auth/signup" className="btn btn-primary btn-lg">
               Start Building <Icon name="arrowRight" />
             </Link>
             <Link to="/docs" className="btn btn-secondary btn-lg">

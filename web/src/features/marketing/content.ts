@@ -104,7 +104,7 @@ export const FEATURED_POST: BlogPost = {
 export const POSTS: BlogPost[] = [
   {
     title: 'Adding sign-in to a React app in ten minutes',
-    excerpt: 'Use the authentication API key of your project to sign users up and in, then refresh their sessions.',
+    excerpt: 'Use the publishable key of your project to sign users up and in, then refresh their sessions.',
     author: 'Priya Nair',
     date: '2025-02-03',
     readTime: '8 min read',

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
 import { getListProjectsQueryKey, useCreateProject } from '../../api/generated/projects/projects';
 import { FormModal } from '../../components/FormModal';
 import { TextArea, TextField } from '../../components/Field';
@@ -17,6 +18,7 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
   });
   const queryClient = useQueryClient();
   const toast = useToast();
+  const navigate = useNavigate();
 
   const canCreate = name.trim().length > 0 && check.state === 'available' && !create.isPending;
 
@@ -44,6 +46,8 @@ export function NewProjectModal({ open, onClose }: { open: boolean; onClose: () 
             reset();
             onClose();
             await queryClient.invalidateQueries({ queryKey: getListProjectsQueryKey() });
+            // A new project opens at once: its dashboard is where the first steps (Connect) start.
+            if (res.project?.project_id) navigate(`/project/${encodeURIComponent(res.project.project_id)}/dashboard`);
           } else {
             toast.error('Failed to create project', res.message);
           }

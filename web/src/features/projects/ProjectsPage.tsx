@@ -81,7 +81,7 @@ export default function ProjectsPage() {
           <ul className="project-grid" aria-label="Projects">
             {list.map((p) => (
               <li key={p.project_id} className="card project-card">
-                <Link to={`/project/${encodeURIComponent(p.project_id)}/authentication`} className="project-link">
+                <Link to={`/project/${encodeURIComponent(p.project_id)}/dashboard`} className="project-link">
                   <span className="project-icon" aria-hidden="true">
                     {(p.project_name || p.subdomain || '?')[0]?.toUpperCase()}
                   </span>

@@ -6,7 +6,8 @@
 // and compiled for the edge.
 export { DEFAULT_ZIP_LIMITS, extractTo, IN_MEMORY_MAX, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
 export { SiteFiles, blobKey, siteKeyPrefix } from './site-files';
-export { deploymentKind, isSpa, PROJECT_TYPES, runtimeLayout, runtimeOf, staticLayout, type Layout, type RuntimeKind } from './site-layout';
+export { deploymentKind, isSpa, PROJECT_TYPES, runtimeLayout, runtimeOf, staticLayout, type Layout, type ProjectType, type RuntimeKind } from './site-layout';
+export { guessZipType } from './guess-type';
 export { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
 export { InstantDeploys, pathProblem } from './instant-deploy';
 export { DeployRepository } from './deploy.repository';

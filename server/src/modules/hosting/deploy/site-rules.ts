@@ -47,6 +47,7 @@ import { comparable, compilePath, matchPath, MAX_SCAN_SEGMENTS, readsWholePath, 
 import { compileTarget, fillTarget, targetNames, type TargetTemplate } from './redirect-target';
 import { ZipRefusedError } from './zip-extract';
 import type { HeaderRule, RedirectRule, RedirectStatus, SiteRules } from '../hosting.tables';
+import { humanBytes } from '../../../platform/human-bytes';
 
 export const REDIRECTS_FILE = '_redirects';
 export const HEADERS_FILE = '_headers';
@@ -94,7 +95,7 @@ const PLACEHOLDER = /:([A-Za-z_][A-Za-z0-9_]*)/g;
 const PLACEHOLDER_SEGMENT = /^:[A-Za-z_][A-Za-z0-9_]*$/;
 
 function checkSize(file: string, text: string): void {
-  if (Buffer.byteLength(text) > MAX_RULES_FILE_BYTES) throw new RulesError(file, 0, `the file is larger than ${MAX_RULES_FILE_BYTES / 1024} KB.`);
+  if (Buffer.byteLength(text) > MAX_RULES_FILE_BYTES) throw new RulesError(file, 0, `the file is larger than ${humanBytes(MAX_RULES_FILE_BYTES)}.`);
 }
 
 /** Placeholders a FROM pattern defines (`splat` for a trailing `*`), or a reason it is refused. */
@@ -304,7 +305,7 @@ export async function loadRules(servedDir: string): Promise<SiteRules | null> {
     const file = path.join(servedDir, name);
     const st = await fsp.lstat(file).catch(() => undefined);
     if (!st || !st.isFile()) return undefined;
-    if (st.size > MAX_RULES_FILE_BYTES) throw new ZipRefusedError(`${name}: the file is larger than ${MAX_RULES_FILE_BYTES / 1024} KB.`);
+    if (st.size > MAX_RULES_FILE_BYTES) throw new ZipRefusedError(`${name}: the file is larger than ${humanBytes(MAX_RULES_FILE_BYTES)}.`);
     return fsp.readFile(file, 'utf8');
   };
   try {

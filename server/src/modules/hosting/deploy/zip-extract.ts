@@ -14,6 +14,7 @@ import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { fileAndFolderAsync } from './path-tree';
 import { crcMismatch, type WorkerInput, type WorkerResult } from './zip-worker';
+import { humanBytes } from '../../../platform/human-bytes';
 
 export interface ZipLimits {
   /** Sum of uncompressed sizes. */
@@ -148,7 +149,7 @@ export async function planZip(file: ZipSource, limits: ZipLimits = DEFAULT_ZIP_L
       if (kind === 'dir' || name === '') continue; // folders are implied by the files inside them
       if (e.isEncrypted()) throw new ZipRefusedError(`The zip contains an encrypted file: ${JSON.stringify(e.fileName)}.`);
       totalBytes += e.uncompressedSize;
-      if (totalBytes > limits.maxTotalBytes) throw new ZipRefusedError(`The zip expands to more than ${Math.round(limits.maxTotalBytes / 1048576)} MB.`);
+      if (totalBytes > limits.maxTotalBytes) throw new ZipRefusedError(`The zip expands to more than ${humanBytes(limits.maxTotalBytes)}.`);
       if (e.uncompressedSize > limits.ratioFloorBytes && e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)) {
         throw new ZipRefusedError(`The zip was refused: ${JSON.stringify(e.fileName)} is compressed more than ${limits.maxRatio}:1 (a zip bomb?).`);
       }
@@ -256,6 +257,13 @@ function collect(stream: NodeJS.ReadableStream, max: number): Promise<Buffer> {
     stream.on('error', reject);
     stream.on('end', () => resolve(Buffer.concat(chunks, n)));
   });
+}
+
+/** One planned file's text (undefined when absent or over `max` bytes): a peek before extracting. */
+export async function readPlannedText(plan: ZipPlan, name: string, max: number): Promise<string | undefined> {
+  const f = plan.files.find((x) => x.name === name);
+  if (!f || f.size > max) return undefined;
+  return checkCrc(await collect(await openEntry(plan.zip, f.entry), f.size), f).toString('utf8');
 }
 
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {

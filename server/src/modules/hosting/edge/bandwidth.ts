@@ -4,12 +4,11 @@
 // its allowance has its sites answer 503 with a page that says why, from the next request on (so
 // a site stops within one save interval of passing), until the month turns or the plan grows.
 // The owner's console and API are on the platform's own host and keep working.
-import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import type { Clock } from '../../../platform/clock';
-import { allowance, planLimits, amountOf, monthStart, type PlanLimitGuard, bandwidthBytes } from '../../plans';
-import { accounts } from '../../accounts/accounts.tables';
-import { projects } from '../../projects/projects.tables';
+import { allowance, planLimits, amountOf, monthStart, type PlanLimitGuard, type UsageRegistry } from '../../plans';
+import { accountPlan } from '../../accounts';
+import { ownersOf, projectIdsOf } from '../../projects';
 
 export interface BandwidthBlock {
   accountId: string;
@@ -22,7 +21,7 @@ export class BandwidthGuard {
   private readonly blockedProjects = new Map<string, BandwidthBlock>();
   private readonly blockedAccounts = new Set<string>();
 
-  constructor(private readonly d: { db: Db; clock: Clock; limits: PlanLimitGuard; log: { warn(obj: object, msg: string): void } }) {}
+  constructor(private readonly d: { db: Db; clock: Clock; limits: PlanLimitGuard; usage: Pick<UsageRegistry, 'count'>; log: { warn(obj: object, msg: string): void } }) {}
 
   /** The block of a site over its account's bandwidth, or undefined (a Map look-up: the hot path). */
   blocked(projectId: string): BandwidthBlock | undefined {
@@ -37,10 +36,8 @@ export class BandwidthGuard {
   /** After a save of traffic counts: looks again at the accounts of these projects and at those blocked. */
   async check(projectIds: string[]): Promise<void> {
     try {
-      const owners = projectIds.length
-        ? await this.d.db.selectDistinct({ ownerId: projects.ownerId }).from(projects).where(inArray(projects.id, projectIds))
-        : [];
-      const accountIds = new Set([...owners.map((o) => o.ownerId), ...this.blockedAccounts]);
+      const owners = await ownersOf(this.d.db, projectIds);
+      const accountIds = new Set([...owners, ...this.blockedAccounts]);
       for (const accountId of accountIds) await this.checkAccount(accountId);
     } catch (err) {
       this.d.log.warn({ err }, 'bandwidth: could not check the accounts of this traffic');
@@ -48,16 +45,15 @@ export class BandwidthGuard {
   }
 
   async checkAccount(accountId: string): Promise<void> {
-    const [account] = await this.d.db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
-    const plan = account?.plan ?? 'hobby';
+    const account = await accountPlan(this.d.db, accountId);
+    const plan = account ?? 'hobby';
     const allowed = allowance(plan, 'bandwidth');
-    const used = Number.isFinite(allowed) ? await bandwidthBytes(this.d.db, accountId, monthStart(this.d.clock.now())) : 0;
+    const used = Number.isFinite(allowed) ? await this.d.usage.count('bandwidth', this.d.db, { accountId }, monthStart(this.d.clock.now())) : 0;
     for (const [projectId, block] of this.blockedProjects) if (block.accountId === accountId) this.blockedProjects.delete(projectId);
     this.blockedAccounts.delete(accountId);
-    if (!account) return;
+    if (account === undefined) return;
     if (used >= allowed) {
-      const own = await this.d.db.select({ id: projects.id }).from(projects).where(eq(projects.ownerId, accountId));
-      for (const p of own) this.blockedProjects.set(p.id, { accountId, plan, allowed });
+      for (const id of await projectIdsOf(this.d.db, accountId)) this.blockedProjects.set(id, { accountId, plan, allowed });
       this.blockedAccounts.add(accountId);
     }
     await this.d.limits.notice(accountId, 'bandwidth', { plan, used, allowed });

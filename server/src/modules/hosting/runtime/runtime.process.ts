@@ -75,7 +75,10 @@ export class ProcessRuntime implements Runtime {
   private readonly network?: Promise<SiteNetwork | undefined>;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
-    this.runRoot = o.runRoot ?? path.join(os.tmpdir(), 'hostbase-sites');
+    // One folder per user: a start as another user (root, then not) never meets the other's
+    // folder. Under /tmp, not DATA_DIR: a site's socket path must stay within the 107 bytes a
+    // unix socket address holds, which a deep DATA_DIR would pass.
+    this.runRoot = o.runRoot ?? path.join(os.tmpdir(), `hostbase-sites-${process.getuid?.() ?? 'user'}`);
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
     this.logSink = o.logs ?? new MemoryLogs();
     let support = o.support ?? probeSandbox();
@@ -86,6 +89,11 @@ export class ProcessRuntime implements Runtime {
     }
     this.support = support;
     if (!support.ok) o.log.error(`hosting: ${support.problem} Static sites still work.`);
+    else {
+      // Optional languages: one line each at start, so the operator learns before a tenant does.
+      if (!findTool('php')) o.log.info('hosting: PHP sites are off: PHP is not installed (apt-get install php-cli).');
+      if (!hasFlask()) o.log.info('hosting: Flask sites are off: Python 3 with Flask is not installed (apt-get install python3-flask).');
+    }
     if (support.ok && (o.egress ?? 'internet') === 'internet') {
       this.network = SiteNetwork.setup().then((n) => {
         if (n instanceof SiteNetwork) return n;

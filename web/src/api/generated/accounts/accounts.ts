@@ -29,8 +29,6 @@ import type {
   ConfirmEmailBody,
   ConflictResponse,
   ForgotPassword200,
-  ForgotPasswordAlias200,
-  ForgotPasswordAliasBody,
   ForgotPasswordBody,
   GetAccountDetailsBody,
   GetEmailVerified200,
@@ -50,9 +48,7 @@ import type {
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   UriTooLongResponse,
-  VerifyMfaCodeAliasBody,
   VerifyMfaCodeBody,
-  VerifyTokenAliasBody,
   VerifyTokenBody
 } from '.././model';
 
@@ -64,7 +60,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. The example's password is refused as too common (400), so trying it as is creates nothing; choose your own.
+ * Creates a developer account and signs it in: the answer carries a developer token (bearerAuth) for every console call. A verification mail is sent to the address. Trying the example as is on a fresh platform creates the account ada@example.com (409 once it exists: use your own address).
 
  * @summary Create a developer account
  */
@@ -312,79 +308,6 @@ export function useVerifyToken<TData = Awaited<ReturnType<typeof verifyToken>>, 
 
 
 /**
- * The same call as verifyToken (POST /verify-token), under the name older clients use.
-
- * @summary Check a developer token (alias of verify-token)
- */
-export const getVerifyTokenAliasUrl = () => {
-
-
-  
-
-  return `/verifyToken`
-}
-
-export const verifyTokenAlias = async (verifyTokenAliasBody: VerifyTokenAliasBody, options?: RequestInit): Promise<Message> => {
-  
-  return customFetch<Message>(getVerifyTokenAliasUrl(),
-  {      
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(
-      verifyTokenAliasBody,)
-  }
-);}
-
-
-
-
-export const getVerifyTokenAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext> => {
-
-const mutationKey = ['verifyTokenAlias'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-      
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyTokenAlias>>, {data: VerifyTokenAliasBody}> = (props) => {
-          const {data} = props ?? {};
-
-          return  verifyTokenAlias(data,requestOptions)
-        }
-
-        
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type VerifyTokenAliasMutationResult = NonNullable<Awaited<ReturnType<typeof verifyTokenAlias>>>
-    export type VerifyTokenAliasMutationBody = VerifyTokenAliasBody
-    export type VerifyTokenAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
-
-    /**
- * @summary Check a developer token (alias of verify-token)
- */
-export const useVerifyTokenAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyTokenAlias>>, TError,{data: VerifyTokenAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof verifyTokenAlias>>,
-        TError,
-        {data: VerifyTokenAliasBody},
-        TContext
-      > => {
-
-      const mutationOptions = getVerifyTokenAliasMutationOptions(options);
-
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
  * Mails a reset link to the address when it belongs to an account; the answer is the same either way, so it tells nobody whether an account exists. Creates a one-time reset token.
 
  * @summary Mail a password reset link
@@ -454,79 +377,6 @@ export const useForgotPassword = <TError = BadRequestResponse | MethodNotAllowed
       > => {
 
       const mutationOptions = getForgotPasswordMutationOptions(options);
-
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
- * The same call as forgotPassword (POST /forgetPassword), under the name older clients use.
-
- * @summary Mail a password reset link (alias of forgetPassword)
- */
-export const getForgotPasswordAliasUrl = () => {
-
-
-  
-
-  return `/forgot_pass`
-}
-
-export const forgotPasswordAlias = async (forgotPasswordAliasBody: ForgotPasswordAliasBody, options?: RequestInit): Promise<ForgotPasswordAlias200> => {
-  
-  return customFetch<ForgotPasswordAlias200>(getForgotPasswordAliasUrl(),
-  {      
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(
-      forgotPasswordAliasBody,)
-  }
-);}
-
-
-
-
-export const getForgotPasswordAliasMutationOptions = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext> => {
-
-const mutationKey = ['forgotPasswordAlias'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-      
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof forgotPasswordAlias>>, {data: ForgotPasswordAliasBody}> = (props) => {
-          const {data} = props ?? {};
-
-          return  forgotPasswordAlias(data,requestOptions)
-        }
-
-        
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ForgotPasswordAliasMutationResult = NonNullable<Awaited<ReturnType<typeof forgotPasswordAlias>>>
-    export type ForgotPasswordAliasMutationBody = ForgotPasswordAliasBody
-    export type ForgotPasswordAliasMutationError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
-
-    /**
- * @summary Mail a password reset link (alias of forgetPassword)
- */
-export const useForgotPasswordAlias = <TError = BadRequestResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPasswordAlias>>, TError,{data: ForgotPasswordAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof forgotPasswordAlias>>,
-        TError,
-        {data: ForgotPasswordAliasBody},
-        TContext
-      > => {
-
-      const mutationOptions = getForgotPasswordAliasMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
@@ -674,79 +524,6 @@ export const useVerifyMfaCode = <TError = BadRequestResponse | UnauthorizedRespo
       > => {
 
       const mutationOptions = getVerifyMfaCodeMutationOptions(options);
-
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
- * The same call as verifyMfaCode (POST /verifyMFACode), under the name older clients use.
-
- * @summary Complete a sign-in with a second factor (alias of verifyMFACode)
- */
-export const getVerifyMfaCodeAliasUrl = () => {
-
-
-  
-
-  return `/verify-mfa-code`
-}
-
-export const verifyMfaCodeAlias = async (verifyMfaCodeAliasBody: VerifyMfaCodeAliasBody, options?: RequestInit): Promise<TokenAnswer> => {
-  
-  return customFetch<TokenAnswer>(getVerifyMfaCodeAliasUrl(),
-  {      
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(
-      verifyMfaCodeAliasBody,)
-  }
-);}
-
-
-
-
-export const getVerifyMfaCodeAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext> => {
-
-const mutationKey = ['verifyMfaCodeAlias'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-      
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, {data: VerifyMfaCodeAliasBody}> = (props) => {
-          const {data} = props ?? {};
-
-          return  verifyMfaCodeAlias(data,requestOptions)
-        }
-
-        
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type VerifyMfaCodeAliasMutationResult = NonNullable<Awaited<ReturnType<typeof verifyMfaCodeAlias>>>
-    export type VerifyMfaCodeAliasMutationBody = VerifyMfaCodeAliasBody
-    export type VerifyMfaCodeAliasMutationError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse
-
-    /**
- * @summary Complete a sign-in with a second factor (alias of verifyMFACode)
- */
-export const useVerifyMfaCodeAlias = <TError = BadRequestResponse | UnauthorizedResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyMfaCodeAlias>>, TError,{data: VerifyMfaCodeAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof verifyMfaCodeAlias>>,
-        TError,
-        {data: VerifyMfaCodeAliasBody},
-        TContext
-      > => {
-
-      const mutationOptions = getVerifyMfaCodeAliasMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

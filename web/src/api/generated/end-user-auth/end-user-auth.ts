@@ -53,7 +53,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the authentication API key. Counts toward the plan's monthly active users. The example's password is refused as too common under the default password rules, so trying it as is creates nobody.
+ * Creates an end user of the key's project and signs them in: an access token (an hour) and a refresh token. Called by apps with the publishable key. Counts toward the plan's monthly active users. Trying the example as is creates the end user grace@example.com in the key's project (409 once it exists).
 
  * @summary Sign up an end user (app)
  */

@@ -74,7 +74,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Extracts the zip (multipart field `file`, with the site `type`) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
+ * Extracts the zip (multipart field `file`, with the site `type`, or `auto` to have it detected from the files) into a new deployment and makes it live at the project's address; static sites are live at once, Node, PHP and Flask sites once they start in their sandbox. Earlier deployments are kept for rollback.
 Source code is built first (answer 202): the framework is detected from package.json, composer.json or requirements.txt (React, Vite, Vue, Angular, Astro, Next.js, Node, PHP, Flask; Static is never built unless the site's build settings give a build command), dependencies are installed from the lockfile (npm ci or npm install, a virtualenv from requirements.txt, composer install; an unchanged lockfile reuses the site's dependency cache), and the build runs in the site's sandbox within the platform's time, memory and disk limits. One build runs per site at a time (409 while one runs). The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
  * @summary Deploy a site from a zip

@@ -89,6 +89,7 @@ export * from './deleteObjectsBody';
 export * from './deleteProjectBody';
 export * from './deleteSiteBody';
 export * from './deleteStorageRuleBody';
+export * from './deployType';
 export * from './deployment';
 export * from './deploymentStatus';
 export * from './deviceToken';

@@ -5,8 +5,8 @@
  */
 
 export interface ProjectApiKeys {
-  /** Safe in a web page: subject to the access rules. The same key as the authentication API key. */
+  /** Safe in a web page: subject to the access rules. authentication-details answers the same key as api_key. */
   publishable_key: string;
-  /** Server-side only: full access to the project's files and rows. The same key as the bucket API key. */
+  /** Server-side only: full access to the project's files and rows. bucket-details answers the same key as api_key. */
   secret_key: string;
 }

@@ -8,4 +8,6 @@ import type { Deployment } from './deployment';
 export type UploadSiteZip200 = {
   message: string;
   deployment: Deployment;
+  /** Where the site is served (the scheme and port of PUBLIC_URL with the project's domain). */
+  site_url: string;
 };

@@ -8,4 +8,6 @@ import type { Deployment } from './deployment';
 export type UploadSiteZip202 = {
   message: string;
   deployment: Deployment;
+  /** Where the site will be served once the build is live. */
+  site_url: string;
 };

@@ -3,7 +3,7 @@
  * Regenerate with: npm run gen
  * Hostbase platform API 0.1.0
  */
-import type { ProjectType } from './projectType';
+import type { DeployType } from './deployType';
 
 export type UploadSiteZipBody = {
   /** The site as a .zip (one file part, named file; other file parts are ignored). At most MAX_UPLOAD_BYTES (100 MiB by default), and at most 512 MiB / 20,000 entries extracted, each entry name at most 1024 bytes (as a manifest path), else 413 or 400. */
@@ -20,5 +20,5 @@ export type UploadSiteZipBody = {
    * @pattern ^[^\u0000\uD800-\uDFFF]*$
    */
   projectId?: string;
-  type: ProjectType;
+  type: DeployType;
 };

@@ -55,7 +55,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * An order for a plan at the payment provider (Razorpay in INR; the test provider when no
 Razorpay keys are set). The caller's current plan and Enterprise (priced per customer) are
 refused with 409.
-Creates an unpaid order; the plan changes only once it is paid. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+Creates an unpaid order; the plan changes only once it is paid. The example asks for Pro, which a new account (on Hobby) may order, so trying it as is creates an unpaid order and changes no plan.
 
  * @summary Create a payment order for a plan
  */
@@ -206,7 +206,7 @@ export const useVerifyPayment = <TError = BadRequestResponse | UnauthorizedRespo
     }
     /**
  * An order (as createOrder) with what the console needs to open the provider's checkout.
-Creates an unpaid order, as createOrder. The example asks for Hobby, the plan of every new account, so trying it as is is refused (409).
+Creates an unpaid order, as createOrder. The example asks for Pro, which a new account (on Hobby) may order, so trying it as is creates an unpaid order and changes no plan.
 
  * @summary Start a checkout for a plan
  */

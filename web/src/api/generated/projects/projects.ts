@@ -28,8 +28,6 @@ import type {
   CheckSubdomainBody,
   ConflictResponse,
   CreateProject200,
-  CreateProjectAlias200,
-  CreateProjectAliasBody,
   CreateProjectBody,
   DeleteProjectBody,
   Error,
@@ -235,7 +233,7 @@ export const useCheckSubdomain = <TError = BadRequestResponse | UnauthorizedResp
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Creates a project with its own bucket, authentication service and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its bucket and authentication keys; its database is made on first use. Counts against the plan's project limit (403 past it). The example's subdomain `test` is reserved (409), so trying it as is creates nothing; choose your own.
+ * Creates a project with its own bucket, end-user authentication and site address `{subdomain}.{PLATFORM_DOMAIN}`, and issues its publishable and secret keys; its database is made on first use. Counts against the plan's project limit (403 past it). Trying the example as is creates a project named Todo app at `todo-k7q2m` on a fresh account (409 once that subdomain is taken: choose your own).
 
  * @summary Create a project
  */
@@ -304,79 +302,6 @@ export const useCreateProject = <TError = BadRequestResponse | UnauthorizedRespo
       > => {
 
       const mutationOptions = getCreateProjectMutationOptions(options);
-
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
- * The same call as createProject (POST /create-project), under the name older clients use.
-
- * @summary Create a project (alias of create-project)
- */
-export const getCreateProjectAliasUrl = () => {
-
-
-  
-
-  return `/create_project`
-}
-
-export const createProjectAlias = async (createProjectAliasBody: CreateProjectAliasBody, options?: RequestInit): Promise<CreateProjectAlias200> => {
-  
-  return customFetch<CreateProjectAlias200>(getCreateProjectAliasUrl(),
-  {      
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(
-      createProjectAliasBody,)
-  }
-);}
-
-
-
-
-export const getCreateProjectAliasMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext> => {
-
-const mutationKey = ['createProjectAlias'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-      
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createProjectAlias>>, {data: CreateProjectAliasBody}> = (props) => {
-          const {data} = props ?? {};
-
-          return  createProjectAlias(data,requestOptions)
-        }
-
-        
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateProjectAliasMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectAlias>>>
-    export type CreateProjectAliasMutationBody = CreateProjectAliasBody
-    export type CreateProjectAliasMutationError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse
-
-    /**
- * @summary Create a project (alias of create-project)
- */
-export const useCreateProjectAlias = <TError = BadRequestResponse | UnauthorizedResponse | Error | MethodNotAllowedResponse | RequestTimeoutResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectAlias>>, TError,{data: CreateProjectAliasBody}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createProjectAlias>>,
-        TError,
-        {data: CreateProjectAliasBody},
-        TContext
-      > => {
-
-      const mutationOptions = getCreateProjectAliasMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
@@ -638,9 +563,9 @@ export const useExportProject = <TError = BadRequestResponse | UnauthorizedRespo
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * The project's bucket id, its public domain and the bucket API key. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * The project's bucket id, its public domain and its secret key (`api_key`: server-side only, the secret key of getProjectApiKeys). Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
- * @summary Read the project's bucket and its key
+ * @summary Read the project's bucket and its secret key
  */
 export const getGetBucketDetailsUrl = (projectId: string,) => {
 
@@ -719,7 +644,7 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Read the project's bucket and its key
+ * @summary Read the project's bucket and its secret key
  */
 
 export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
@@ -739,9 +664,9 @@ export function useGetBucketDetails<TData = Awaited<ReturnType<typeof getBucketD
 
 
 /**
- * The project's authentication API key, the key apps send to /auth/v1 and /db/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
+ * The project's publishable key (`api_key`, the publishable key of getProjectApiKeys), the key apps send to /auth/v1, /db/v1 and /storage/v1. Changes nothing. The example's project id names no project, so trying it as is answers 404 and changes nothing.
 
- * @summary Read the project's authentication key
+ * @summary Read the project's publishable key
  */
 export const getGetAuthenticationDetailsUrl = (projectId: string,) => {
 
@@ -820,7 +745,7 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Read the project's authentication key
+ * @summary Read the project's publishable key
  */
 
 export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof getAuthenticationDetails>>, TError = BadRequestResponse | UnauthorizedResponse | NotFoundResponse | MethodNotAllowedResponse | RequestTimeoutResponse | PayloadTooLargeResponse | UriTooLongResponse | UnsupportedMediaTypeResponse>(
@@ -842,8 +767,8 @@ export function useGetAuthenticationDetails<TData = Awaited<ReturnType<typeof ge
 /**
  * The two app keys, sent in `X-Hostbase-Key`. The publishable key is safe in a web page: storage
 and database calls made with it follow the access rules. The secret key is for servers only:
-alone it bypasses the access rules. They are the authentication API key and the bucket API key
-under their new names (the same values; authentication-details and bucket-details still show them).
+alone it bypasses the access rules. authentication-details and bucket-details answer the same two
+values as `api_key` (the publishable and the secret key).
 
  * @summary Show the project's publishable and secret keys
  */
