@@ -7,6 +7,9 @@
 //   server/src/platform/, server/src/db/, config.ts       generic tools; import nothing above them
 //
 // - module-internals: another module is reached through its face (modules/<m>/index.ts) only.
+// - part-internals: a module split into parts (modules/<m>/<part>/, e.g. hosting's edge/, deploy/,
+//   build/, runtime/) reaches a part through its face (modules/<m>/<part>/index.ts) only, from its
+//   sibling parts and from the module's own files alike.
 // - platform-imports-upward / modules-import-upward: arrows run one way, http → modules → platform.
 // - table-outside-its-door: a table (a *.tables.ts) is used at run time only by its own module's
 //   repositories (its door), by other tables (foreign keys) and by db/schema.ts (the schema the
@@ -94,6 +97,20 @@ module.exports = {
     },
     ...KNOWN.map(internalsException),
     {
+      name: 'part-internals',
+      comment: "Another part of this module reached past its face: import modules/<m>/<part>/index.ts, and export there what its siblings need.",
+      severity: 'error',
+      from: { path: `${SRC}modules/([^/]+)/([^/]+)/` },
+      to: { path: `${SRC}modules/$1/[^/]+/`, pathNot: [`${SRC}modules/$1/$2/`, `${SRC}modules/$1/[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'part-internals',
+      comment: "A module's own files (its plugin, service, handlers) reach its parts through their faces (modules/<m>/<part>/index.ts).",
+      severity: 'error',
+      from: { path: `${SRC}modules/([^/]+)/[^/]+$` },
+      to: { path: `${SRC}modules/$1/[^/]+/`, pathNot: [`${SRC}modules/$1/[^/]+/index\\.ts$`] },
+    },
+    {
       name: 'module-internals',
       comment: "A table may name another module's table (a foreign key), and nothing else of that module but its face.",
       severity: 'error',
@@ -130,9 +147,10 @@ module.exports = {
     },
     {
       name: 'table-outside-its-door',
+      // A repository may sit in a part of its module (modules/<m>/<part>/x.repository.ts).
       comment: "A repository is the door of its own module's tables, not another module's.",
       severity: 'error',
-      from: { path: `${SRC}(modules/[^/]+|platform)/[^/]+\\.repository\\.ts$`, pathNot: KNOWN.filter((k) => k.runtime).map((k) => fileRe(k.file)) },
+      from: { path: `${SRC}(modules/[^/]+|platform)/[^/]*/?[^/]+\\.repository\\.ts$`, pathNot: KNOWN.filter((k) => k.runtime).map((k) => fileRe(k.file)) },
       to: { path: TABLES, pathNot: [`${SRC}$1/`], dependencyTypesNot: ['type-only'] },
     },
     ...KNOWN.filter((k) => k.runtime).map((k) => ({

@@ -1,5 +1,5 @@
 // Archive bench (`npm run bench:archives`). Prints figures only, asserts nothing about time.
-//  1. The zip of a built folder (server: hosting/builds/output-archive.ts, what a build from source
+//  1. The zip of a built folder (server: hosting/build/output-archive.ts, what a build from source
 //     stores as its deployment and what an export makes of a manifest deployment): a 5,000-file,
 //     ~100 MB folder (4,900 text files of 6-42 KB that compress, 100 random 100 KB files that don't).
 //  2. The CLI's zip of the same folder (packages/cli/src/zip.ts, `hostbase deploy` of source).
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/client';
-import { writeArchive } from '../server/src/modules/hosting/builds/output-archive';
+import { writeArchive } from '../server/src/modules/hosting/build/output-archive';
 import { backupDeps, exportProject, importProject } from '../server/src/modules/backup';
 import { TarWriter, extractTar } from '../server/src/modules/backup/tar';
 import { listFolder, zipEntries } from '../packages/cli/src/zip';

@@ -11,8 +11,8 @@
 // Run through tsx, each call from site-rules.ts into path-pattern.ts goes through an import getter
 // (about doubling the matcher's side); production's tsc build has plain property reads, closer to
 // a bundle: `npx esbuild bench/site-rules.ts --bundle --platform=node --outfile=/tmp/b.js && node /tmp/b.js`.
-import { compileRules, headersFor, matchRedirects, parseHeaders, parseRedirects } from '../server/src/modules/hosting/site-rules';
-import { matcherSteps } from '../server/src/modules/hosting/path-pattern';
+import { compileRules, headersFor, matchRedirects, parseHeaders, parseRedirects } from '../server/src/modules/hosting/deploy/site-rules';
+import { matcherSteps } from '../server/src/modules/hosting/deploy/path-pattern';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MS = Number(process.env.BENCH_MS ?? 1000);

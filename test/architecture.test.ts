@@ -58,6 +58,13 @@ describe('dependency-cruiser rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  test("a module's part reached past its face fails part-internals, from a sibling part and from the module's own files", () => {
+    expect(violationsOf('part-internals').sort((a, b) => a.from.localeCompare(b.from))).toEqual([
+      { rule: 'part-internals', from: 'server/src/modules/a/a.module.ts', to: 'server/src/modules/a/two/two.ts' },
+      { rule: 'part-internals', from: 'server/src/modules/a/two/two.ts', to: 'server/src/modules/a/one/one.ts' },
+    ]);
+  });
+
   test('the platform importing a module fails platform-imports-upward', () => {
     expect(violationsOf('platform-imports-upward')).toEqual([
       { rule: 'platform-imports-upward', from: 'server/src/platform/tool.ts', to: 'server/src/modules/a/index.ts' },
@@ -192,7 +199,7 @@ describe('the real tree', () => {
 });
 
 describe('hostbase/table-door: raw SQL names a table only in its door', () => {
-  test("fails on SQL outside the door, in another module's repository, on a platform table; allows doors and named exceptions", async () => {
+  test("fails on SQL outside the door, in another module's repository, on a platform table; allows doors (a repository in a module's part too) and named exceptions", async () => {
     const cwd = path.join(fixtures, 'raw-sql');
     const eslint = path.join(root, 'node_modules/.bin/eslint');
     const run = promisify(execFile);
@@ -206,6 +213,7 @@ describe('hostbase/table-door: raw SQL names a table only in its door', () => {
     const outside = (table: string, door: string) => `Raw SQL names the table ${table} outside its door (${door}): ask its module's face for what is needed, or add the statement to that repository.`;
     expect(messages).toEqual([
       `server/src/modules/a/a.service.ts: ${outside('a_items', 'modules/a/*.repository.ts')}`,
+      `server/src/modules/a/part/part.service.ts: ${outside('a_items', 'modules/a/*.repository.ts')}`,
       `server/src/modules/b/b.cleanup.ts: ${outside('rate_limits', 'platform/rate-limit.ts')}`,
       `server/src/modules/b/b.repository.ts: ${outside('a_items', 'modules/a/*.repository.ts')}`,
       `server/src/modules/b/known.ts: ${outside('rate_limits', 'platform/rate-limit.ts')}`,

@@ -1,8 +1,9 @@
 // ESLint rule hostbase/table-door: raw SQL names a platform table only in that table's door.
 //
 // A table's door is a repository of the module that owns it (a *.repository.ts beside the
-// *.tables.ts that defines it with pgTable('name')), or the file named for it in `doors` (tables
-// without a drizzle definition, and the few whose repository has another name). The import side of
+// *.tables.ts that defines it with pgTable('name'), or in a part of that module: a subfolder of
+// that folder), or the file named for it in `doors` (tables without a drizzle definition, and the
+// few whose repository has another name). The import side of
 // the same rule (a table's drizzle object used outside its door) is dependency-cruiser's
 // table-outside-its-door (.dependency-cruiser.cjs); this one reads the SQL text that rule can't:
 // every string and template literal of server/src with a SELECT, INSERT, UPDATE or DELETE in it,
@@ -82,7 +83,10 @@ export default {
     const isDoor = (table) => {
       if (doors[table]) return doors[table] === file;
       const defined = tables.get(table);
-      return path.posix.dirname(defined) === path.posix.dirname(file) && file.endsWith('.repository.ts');
+      // Beside the tables, or in a part of their module (modules/hosting/deploy/deploy.repository.ts).
+      const dir = path.posix.dirname(defined);
+      const here = path.posix.dirname(file);
+      return file.endsWith('.repository.ts') && (here === dir || path.posix.dirname(here) === dir);
     };
 
     const check = (node, text) => {

@@ -67,7 +67,7 @@ export interface BuildOptions {
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  // Hosted sites' static answers are served in front of Fastify (modules/hosting/front-door.ts).
+  // Hosted sites' static answers are served in front of Fastify (modules/hosting/edge/front-door.ts).
   // It also carries the slow-client and connection limits (platform/http/connection-limits.ts).
   const frontDoor = new FrontDoor(config.http);
   const app = Fastify({

@@ -51,7 +51,7 @@ export interface Config {
   /**
    * Which instance runs dynamic sites (SITE_RUNNER): local = this one, for what it serves (one
    * instance); lease = the one holding the runner lease in the database, every other proxies to
-   * it (several instances; modules/hosting/runtime.leased.ts); gateway = never this one.
+   * it (several instances; modules/hosting/runtime/runtime.leased.ts); gateway = never this one.
    */
   siteRunner: 'local' | 'lease' | 'gateway';
   /** How other instances reach this one (INSTANCE_URL): the runner's proxy target. */
@@ -66,7 +66,7 @@ export interface Config {
   /** Deployments kept per project (HOSTING_KEEP_DEPLOYMENTS); older ones are pruned, never the live one. */
   hostingKeepDeployments: number;
   /**
-   * Builds from source (modules/hosting/builds): what one build may use (BUILD_TIMEOUT_SECONDS,
+   * Builds from source (modules/hosting/build): what one build may use (BUILD_TIMEOUT_SECONDS,
    * BUILD_MEMORY_MB, BUILD_DISK_MB), how many run at once on this instance (BUILD_CONCURRENCY;
    * the others wait their turn), how many of one account's run at once across the platform
    * (BUILD_PER_ACCOUNT; its others wait, so one tenant never fills every slot) and the Python package index pip may use (PIP_INDEX_URL; absent:

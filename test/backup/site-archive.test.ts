@@ -14,9 +14,9 @@ import { createProject, deploy, makeZip, multipart, onPlan, registerDeveloper, t
 import { site } from '../hosting/site-helpers';
 import { backupDeps, exportProject, importProject, type BackupDeps } from '../../server/src/modules/backup';
 import { TarWriter, extractTar } from '../../server/src/modules/backup/tar';
-import { SiteEnv } from '../../server/src/modules/hosting/site-env';
+import { SiteEnv } from '../../server/src/modules/hosting/runtime/site-env';
 import { HostingRepository } from '../../server/src/modules/hosting/hosting.repository';
-import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
 
 const sandbox = probeSandbox();
 if (!sandbox.ok) console.warn(`the built deployment's round trip is skipped: ${sandbox.problem}`);

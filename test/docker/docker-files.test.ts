@@ -223,7 +223,7 @@ describe('docker/k8s', () => {
   });
 
   test('a site pod is held to the Docker adapter\'s rules', () => {
-    const docker = read('server/src/modules/hosting/runtime.docker.ts');
+    const docker = read('server/src/modules/hosting/runtime/runtime.docker.ts');
     const port = /const PORT = (\d+);/.exec(docker)![1];
     expect(docker).toContain("WorkingDir: '/site'");
     expect(docker).toContain("'/tmp': 'rw,noexec,size=64m'");

@@ -3,7 +3,7 @@
 // end of every stream at shutdown. The log is an in-memory one behind the reader the repository
 // provides (HostingRepository.buildLogPart's contract: characters from an offset, status, length).
 import type { PassThrough } from 'node:stream';
-import { BUILD_LOG_LIMITS, BuildLogStreams } from '../../server/src/modules/hosting/build-log-stream';
+import { BUILD_LOG_LIMITS, BuildLogStreams } from '../../server/src/modules/hosting/build/build-log-stream';
 import type { BuildLogPart } from '../../server/src/modules/hosting/hosting.repository';
 
 const building: { status: BuildLogPart['status']; log: string } = { status: 'building', log: 'Installing\n' };

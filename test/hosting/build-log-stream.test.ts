@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, type Project } from '../helpers/factories';
 import { HostingRepository, type BuildLogPart } from '../../server/src/modules/hosting/hosting.repository';
-import { BUILD_LOG_LIMITS } from '../../server/src/modules/hosting/build-log-stream';
+import { BUILD_LOG_LIMITS } from '../../server/src/modules/hosting/build/build-log-stream';
 
 let t: TestApp;
 let port: number;

@@ -1,4 +1,4 @@
-// A deploy with type "auto": the platform reads the type from the archive (builds/guess-type.ts),
+// A deploy with type "auto": the platform reads the type from the archive (deploy/guess-type.ts),
 // records it on the deployment, and every deploy's answer carries the live site's address.
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from './site-helpers';

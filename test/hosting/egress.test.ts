@@ -10,7 +10,7 @@ import os from 'node:os';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site } from './site-helpers';
 import { makeZip } from './zips';
-import { findTool, probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { findTool, probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
 
 const ready = probeSandbox().ok && !!findTool('nft') && !!findTool('ip');
 if (!ready) console.warn('egress tests skipped: they need the sandbox (root, bubblewrap) and nftables + iproute2');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { multipart, registerDeveloper } from '../helpers/factories';
 import { createSiteProject, site, type SiteProject } from './site-helpers';
-import { blobKey, SiteFiles } from '../../server/src/modules/hosting/site-files';
+import { blobKey, SiteFiles } from '../../server/src/modules/hosting/deploy/site-files';
 
 jest.setTimeout(60_000);
 

@@ -5,7 +5,7 @@
 // matcher's steps are counted.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { matcherSteps } from '../../server/src/modules/hosting/path-pattern';
+import { matcherSteps } from '../../server/src/modules/hosting/deploy/path-pattern';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, type SiteProject } from './site-helpers';
 import { makeZip } from './zips';

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { DockerRuntime, demux, dockerPercentages } from '../../server/src/modules/hosting/runtime.docker';
-import type { SiteSpec } from '../../server/src/modules/hosting/runtime';
+import { DockerRuntime, demux, dockerPercentages } from '../../server/src/modules/hosting/runtime/runtime.docker';
+import type { SiteSpec } from '../../server/src/modules/hosting/runtime/runtime';
 
 interface Call {
   method: string;

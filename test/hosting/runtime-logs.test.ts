@@ -5,7 +5,7 @@
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, deploy } from '../helpers/factories';
 import { makeZip } from './zips';
-import { DatabaseLogs, LOG_TAIL } from '../../server/src/modules/hosting/runtime-logs';
+import { DatabaseLogs, LOG_TAIL } from '../../server/src/modules/hosting/runtime/runtime-logs';
 
 let t: TestApp;
 beforeAll(async () => {

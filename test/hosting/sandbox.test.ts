@@ -11,7 +11,7 @@ import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from './site-helpers';
 import { makeZip } from './zips';
 import { onPlan } from '../helpers/factories';
-import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
 
 const sandbox = probeSandbox();
 const hasPhp = fs.existsSync('/usr/bin/php');
@@ -249,7 +249,7 @@ describeSandboxed('a hostile site cannot reach the platform or other tenants', (
 });
 
 test('without a sandbox, dynamic sites are refused before anything is written; static sites still deploy', async () => {
-  const { ProcessRuntime } = await import('../../server/src/modules/hosting/runtime.process');
+  const { ProcessRuntime } = await import('../../server/src/modules/hosting/runtime/runtime.process');
   const logged: string[] = [];
   const log = { error: (m: string) => logged.push(m), warn: () => undefined, info: () => undefined } as never;
   const runtime = new ProcessRuntime({ log, siteUid: async () => 1_999_999_999, support: { ok: false, problem: 'Dynamic sites need bubblewrap, which is not installed. Run Hostbase as root … (apt-get install bubblewrap util-linux)' } });

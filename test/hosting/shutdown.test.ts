@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
 import { makeZip, multipart } from './zips';
 import { createTestDatabase, testDriver, urlWithDatabase } from '../helpers/test-db';
 import { request } from '../helpers/http-request';

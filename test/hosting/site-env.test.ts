@@ -6,8 +6,8 @@
 import { buildTestApp, registerDeveloper, secondInstance, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from './site-helpers';
 import { makeZip } from './zips';
-import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
-import { findTool } from '../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
+import { findTool } from '../../server/src/modules/hosting/runtime/sandbox';
 import { siteUrl } from '../../server/src/modules/projects/site-url';
 
 const sandboxed = probeSandbox().ok;

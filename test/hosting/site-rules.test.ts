@@ -1,6 +1,6 @@
 // _redirects and _headers parsing (site-rules.ts): what is accepted, what is refused with the file
 // and line, and how the compiled rules match paths.
-import { matcherSteps } from '../../server/src/modules/hosting/path-pattern';
+import { matcherSteps } from '../../server/src/modules/hosting/deploy/path-pattern';
 import {
   compileRules,
   headersFor,
@@ -12,7 +12,7 @@ import {
   parseRedirects,
   RulesError,
   type SiteRules,
-} from '../../server/src/modules/hosting/site-rules';
+} from '../../server/src/modules/hosting/deploy/site-rules';
 
 describe('_redirects: accepted lines', () => {
   const cases: [string, string, object[]][] = [

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from './site-helpers';
 import { makeZip } from './zips';
-import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
 
 // Dynamic sites only run sandboxed (bubblewrap); without it the Node site tests are skipped.
 const sandbox = probeSandbox();

@@ -11,7 +11,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { addressKey, DEFAULT_HTTP_LIMITS } from '../../server/src/platform/http/connection-limits';
-import { FrontDoor } from '../../server/src/modules/hosting/front-door';
+import { FrontDoor } from '../../server/src/modules/hosting/edge/front-door';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createSiteProject, deploy } from '../hosting/site-helpers';
 import { makeZip } from '../hosting/zips';

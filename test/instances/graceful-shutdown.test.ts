@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { probeSandbox } from '../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../server/src/modules/hosting/runtime/sandbox';
 import { createTestDatabase, testDriver, urlWithDatabase, type TestDatabase } from '../helpers/test-db';
 import { makeZip, multipart } from '../hosting/zips';
 import { alive, freePort, json, send, siteGroups, startPlatform, stopPlatform, until, type Platform } from './platform';

@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from '../site-helpers';
 import { makeZip } from '../zips';
 import { onPlan } from '../../helpers/factories';
-import { probeSandbox } from '../../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../../server/src/modules/hosting/runtime/sandbox';
 
 const sandbox = probeSandbox();
 if (!sandbox.ok) console.warn(`builds from source skipped: ${sandbox.problem}`);

@@ -1,9 +1,9 @@
 // Which uploads get built, and how: a table of uploads (file names and the few files detection
 // reads) against the plan; the site's build settings override each part; an Angular build zipped
 // as its dist/ folder deploys as the files it is.
-import { detectBuild, type BuildPlan, type BuildSettings } from '../../../server/src/modules/hosting/builds/detect';
-import { staticLayout } from '../../../server/src/modules/hosting/site-layout';
-import { planZip, ZipRefusedError } from '../../../server/src/modules/hosting/zip-extract';
+import { detectBuild, type BuildPlan, type BuildSettings } from '../../../server/src/modules/hosting/build/detect';
+import { staticLayout } from '../../../server/src/modules/hosting/deploy/site-layout';
+import { planZip, ZipRefusedError } from '../../../server/src/modules/hosting/deploy/zip-extract';
 import { makeZip } from '../zips';
 
 type Files = Record<string, string>;

@@ -7,11 +7,11 @@
 import { buildTestApp, type TestApp } from '../../helpers/app';
 import { createSiteProject, type SiteProject } from '../site-helpers';
 import { registerDeveloper } from '../../helpers/factories';
-import { SourceBuilds } from '../../../server/src/modules/hosting/source-builds';
+import { SourceBuilds } from '../../../server/src/modules/hosting/build/source-builds';
 import { HostingRepository } from '../../../server/src/modules/hosting/hosting.repository';
-import { BuildLog } from '../../../server/src/modules/hosting/build-log';
-import { BuildFailedError, type BuildArgs } from '../../../server/src/modules/hosting/builds/builder';
-import type { BuildPlan } from '../../../server/src/modules/hosting/builds/detect';
+import { BuildLog } from '../../../server/src/modules/hosting/build/build-log';
+import { BuildFailedError, type BuildArgs } from '../../../server/src/modules/hosting/build/builder';
+import type { BuildPlan } from '../../../server/src/modules/hosting/build/detect';
 import type { ProjectRow } from '../../../server/src/modules/projects/projects.tables';
 import type { DeploymentRow } from '../../../server/src/modules/hosting/hosting.tables';
 

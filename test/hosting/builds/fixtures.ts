@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeArchive } from '../../../server/src/modules/hosting/builds/output-archive';
+import { writeArchive } from '../../../server/src/modules/hosting/build/output-archive';
 
 export type Tree = Record<string, string>;
 

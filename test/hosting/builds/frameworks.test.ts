@@ -12,7 +12,7 @@ import { buildTestApp, type TestApp } from '../../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from '../site-helpers';
 import { makeZip } from '../zips';
 import { onPlan } from '../../helpers/factories';
-import { probeSandbox } from '../../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../../server/src/modules/hosting/runtime/sandbox';
 import { testDriver } from '../../helpers/test-db';
 import { express, flask, makeWheel, nextApp, php, viteReact, type Tree } from './fixtures';
 

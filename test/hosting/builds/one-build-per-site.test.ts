@@ -8,9 +8,9 @@ import path from 'node:path';
 import { buildTestApp, type TestApp } from '../../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from '../site-helpers';
 import { makeZip } from '../zips';
-import { probeSandbox } from '../../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../../server/src/modules/hosting/runtime/sandbox';
 import { HostingRepository } from '../../../server/src/modules/hosting/hosting.repository';
-import { siteKeyPrefix } from '../../../server/src/modules/hosting/site-files';
+import { siteKeyPrefix } from '../../../server/src/modules/hosting/deploy/site-files';
 
 const RUNNING = 'A build of this site is already running: wait for it to finish (its log shows how far it is).';
 const sandbox = probeSandbox();

@@ -5,9 +5,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_ENTRIES, writeArchive } from '../../../server/src/modules/hosting/builds/output-archive';
-import { BuildFailedError } from '../../../server/src/modules/hosting/builds/build-runner';
-import { extractTo, planZip } from '../../../server/src/modules/hosting/zip-extract';
+import { MAX_ENTRIES, writeArchive } from '../../../server/src/modules/hosting/build/output-archive';
+import { BuildFailedError } from '../../../server/src/modules/hosting/build/build-runner';
+import { extractTo, planZip } from '../../../server/src/modules/hosting/deploy/zip-extract';
 
 const HIGH = { maxTotalBytes: 4 * 1024 ** 3, maxEntries: 65_535, maxRatio: 1e9, ratioFloorBytes: 1024 ** 3 };
 let dir: string;

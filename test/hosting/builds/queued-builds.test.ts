@@ -10,7 +10,7 @@ import { buildApp } from '../../../server/src/app';
 import { buildTestApp, type TestApp } from '../../helpers/app';
 import { createSiteProject, deploy, site, type SiteProject } from '../site-helpers';
 import { makeZip } from '../zips';
-import { probeSandbox } from '../../../server/src/modules/hosting/sandbox';
+import { probeSandbox } from '../../../server/src/modules/hosting/runtime/sandbox';
 import { openDatabase, type Database } from '../../../server/src/db/client';
 import { testDriver, urlWithDatabase } from '../../helpers/test-db';
 

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuildFailedError } from '../../../server/src/modules/hosting/builds/build-runner';
-import { startCommand } from '../../../server/src/modules/hosting/builds/start-command';
+import { BuildFailedError } from '../../../server/src/modules/hosting/build/build-runner';
+import { startCommand } from '../../../server/src/modules/hosting/build/start-command';
 
 let dir: string;
 const read = (n: string) => fs.promises.readFile(path.join(dir, n), 'utf8');

@@ -15,13 +15,7 @@ import type { DatabaseContext } from './database.context';
 import type { ChangesHub, Credential } from './changes';
 import { checkIdentifier, quoteIdent } from './identifiers';
 import { tenantError } from '../../platform/pg-errors';
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  // nginx and similar proxies would otherwise hold events back in their buffers.
-  'x-accel-buffering': 'no',
-};
+import { SSE_HEADERS } from '../../platform/http/live-streams';
 
 export function createChangesHandlers(ctx: DatabaseContext, hub: ChangesHub): HandlerMap {
   return {

@@ -3,10 +3,12 @@
 // (from its first subscriber until the app closes) and serves its own SSE clients from it, so
 // nothing another instance needs is kept here. A notice carries no row data: the row is read
 // again as each subscriber (its end user, the project's app role), so the same row-level
-// security that guards selects decides what each subscriber sees.
+// security that guards selects decides what each subscriber sees. The streams themselves (caps,
+// heartbeats, slow clients, closing) are the platform's live-stream hub's
+// (platform/http/live-streams.ts).
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, ErrorCode, Errors } from '../../platform/errors';
+import { LiveStreams } from '../../platform/http/live-streams';
 import type { DatabaseContext } from './database.context';
 import type { DbAccess } from './database.tables';
 import { quoteIdent } from './identifiers';
@@ -36,12 +38,9 @@ const channelKey = (projectId: string, table: string) => `${projectId}\u0000${ta
 
 export class ChangesHub {
   private readonly channels = new Map<string, TableChannel>();
-  private readonly perProject = new Map<string, number>();
-  private readonly perClient = new Map<string, number>();
-  private total = 0;
+  private readonly streams: LiveStreams;
   private pendingBytes = 0;
   private listening?: Promise<() => Promise<void>>;
-  private keepAlive?: NodeJS.Timeout;
   private recheck?: NodeJS.Timeout;
   private closed = false;
 
@@ -49,11 +48,13 @@ export class ChangesHub {
     private readonly ctx: DatabaseContext,
     private readonly log: FastifyBaseLogger,
     private readonly limits: ChangesLimits = CHANGES_LIMITS,
-  ) {}
+  ) {
+    this.streams = new LiveStreams({ limits, heartbeat: 'keep-alive' });
+  }
 
   /** Streams open on this instance (tests, health). */
   get size(): number {
-    return this.total;
+    return this.streams.size;
   }
 
   /**
@@ -61,42 +62,34 @@ export class ChangesHub {
    * the caller gets `ready` is never missed). 429 past the limits. Removed when `out` closes.
    */
   async subscribe(projectId: string, table: string, endUserId: string | null, out: Writable, credential?: Credential, address = ''): Promise<Subscriber> {
-    if (this.closed) throw Errors.unavailable('The server is shutting down');
+    this.streams.assertOpen();
     await this.listen();
-    const client = `${projectId}\u0000${endUserId ? `user:${endUserId}` : `ip:${address}`}`;
-    const open = this.perProject.get(projectId) ?? 0;
-    const mine = this.perClient.get(client) ?? 0;
-    const refusal =
-      mine >= this.limits.perClient
-        ? `This client has ${this.limits.perClient} live-change streams of this project open on this server; close one or try again later`
-        : open >= this.limits.perProject
-          ? `This project has ${this.limits.perProject} live-change streams open on this server; close one or try again later`
-          : this.total >= this.limits.total
-            ? 'This server has too many live-change streams open; try again later'
-            : undefined;
-    if (refusal) throw new AppError(429, ErrorCode.RateLimited, refusal, { 'retry-after': '30' });
-    const sub = new Subscriber(projectId, table, endUserId, out, this.limits, credential);
+    const client = `client\u0000${projectId}\u0000${endUserId ? `user:${endUserId}` : `ip:${address}`}`;
     const key = channelKey(projectId, table);
-    let channel = this.channels.get(key);
-    if (!channel) this.channels.set(key, (channel = { projectId, table, subscribers: new Set(), pending: [], pendingBytes: 0 }));
+    const channel = this.channels.get(key) ?? { projectId, table, subscribers: new Set<Subscriber>(), pending: [], pendingBytes: 0 };
+    const sub: Subscriber = this.streams.admit(
+      new Subscriber(projectId, table, endUserId, out, this.limits, credential),
+      [
+        { key: client, max: this.limits.perClient, refusal: `This client has ${this.limits.perClient} live-change streams of this project open on this server; close one or try again later` },
+        { key: `project\u0000${projectId}`, max: this.limits.perProject, refusal: `This project has ${this.limits.perProject} live-change streams open on this server; close one or try again later` },
+        { max: this.limits.total, refusal: 'This server has too many live-change streams open; try again later' },
+      ],
+      (): void => this.remove(channel, sub),
+    );
+    this.channels.set(key, channel);
     channel.subscribers.add(sub);
-    this.perProject.set(projectId, open + 1);
-    this.perClient.set(client, mine + 1);
-    this.total++;
-    out.once('close', () => this.remove(channel, sub, client));
     return sub;
   }
 
   /** Ends every stream (preClose: the server can't close while they are open). */
   endStreams(): void {
     this.closed = true;
-    for (const channel of this.channels.values()) for (const sub of channel.subscribers) sub.end();
+    this.streams.endAll();
   }
 
   /** Stops listening once the reads under way are done (onClose). */
   async close(): Promise<void> {
     this.endStreams();
-    clearInterval(this.keepAlive);
     clearInterval(this.recheck);
     await Promise.allSettled([...this.channels.values()].map((c) => c.running));
     const unlisten = await this.listening?.catch(() => undefined);
@@ -104,11 +97,8 @@ export class ChangesHub {
     await unlisten?.();
   }
 
-  private remove(channel: TableChannel, sub: Subscriber, client: string): void {
+  private remove(channel: TableChannel, sub: Subscriber): void {
     if (!channel.subscribers.delete(sub)) return;
-    this.total--;
-    decrement(this.perProject, sub.projectId);
-    decrement(this.perClient, client);
     if (!channel.subscribers.size) {
       this.dropPending(channel);
       if (this.channels.get(channelKey(channel.projectId, channel.table)) === channel) this.channels.delete(channelKey(channel.projectId, channel.table));
@@ -128,7 +118,6 @@ export class ChangesHub {
       listening.catch(() => {
         if (this.listening === listening) this.listening = undefined;
       });
-      this.keepAlive ??= setInterval(() => this.everySubscriber((s) => s.comment('keep-alive')), this.limits.keepAliveMs).unref();
       this.recheck ??= setInterval(() => void this.recheckCredentials(), this.limits.recheckMs).unref();
     }
     return this.listening;
@@ -269,13 +258,6 @@ export class ChangesHub {
     channel.access = { rule, at: now };
     return channel.access.rule;
   }
-}
-
-/** Counts open streams by key; a key at zero is forgotten. */
-function decrement(counts: Map<string, number>, key: string): void {
-  const n = (counts.get(key) ?? 1) - 1;
-  if (n > 0) counts.set(key, n);
-  else counts.delete(key);
 }
 
 function eventOf(notice: ChangeNotice, record: unknown): object | undefined {

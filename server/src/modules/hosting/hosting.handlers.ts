@@ -12,15 +12,25 @@ import { Errors } from '../../platform/errors';
 import { currentAccount, ownedProject } from '../caller';
 import type { ProjectsService } from '../projects';
 import type { HostingService } from './hosting.service';
-import type { SiteFiles } from './site-files';
-import { PROJECT_TYPES } from './site-layout';
-import { IN_MEMORY_MAX } from './zip-extract';
-import type { InstantDeploys } from './instant-deploy';
+import type { HostingViews } from './hosting.views';
+import { type SiteFiles, PROJECT_TYPES, IN_MEMORY_MAX, type InstantDeploys } from './deploy';
 import { activityNote } from '../activity';
-import type { BuildSettingsService } from './build-settings';
-import { SSE_HEADERS, type BuildLogStreams } from './build-log-stream';
+import type { BuildSettingsService, BuildLogStreams } from './build';
+import { SSE_HEADERS } from '../../platform/http/live-streams';
 
-export function createHostingHandlers(service: HostingService, files: SiteFiles, projects: ProjectsService, instant: InstantDeploys, buildSettings: BuildSettingsService, logStreams: BuildLogStreams): HandlerMap {
+/** What the hosting module's routes are answered with (hosting.module.ts builds them). */
+export interface HostingParts {
+  service: HostingService;
+  views: HostingViews;
+  files: SiteFiles;
+  projects: ProjectsService;
+  instant: InstantDeploys;
+  buildSettings: BuildSettingsService;
+  logStreams: BuildLogStreams;
+}
+
+export function createHostingHandlers(parts: HostingParts): HandlerMap {
+  const { service, views, files, projects, instant, buildSettings, logStreams } = parts;
   return {
     // ---- instant redeploys (instant-deploy.ts) [hosting-rules]
     createManifestDeployment: async (req) => {
@@ -48,7 +58,7 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
     finishDeployment: async (req) => {
       const project = await ownedProject(req);
       const deployment = await instant.finish(project, req.params.deploymentId);
-      return { message: 'Project deployed!', deployment: await service.view(project, deployment) };
+      return { message: 'Project deployed!', deployment: await views.view(project, deployment) };
     },
     // ---- [/hosting-rules]
 
@@ -82,21 +92,21 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
         const { deployment, started } = await service.deploy(project, type, zip);
         // Source code: the build goes on after this answer (follow it with streamDeploymentLog).
         if (started) reply.code(202);
-        return { message: started ?? 'Project deployed!', deployment: await service.view(project, deployment), site_url: projects.siteUrlOf(project) };
+        return { message: started ?? 'Project deployed!', deployment: await views.view(project, deployment), site_url: projects.siteUrlOf(project) };
       } finally {
         await fsp.rm(dir, { recursive: true, force: true });
       }
     },
 
-    listDeployments: async (req) => service.history(await ownedProject(req)),
+    listDeployments: async (req) => views.history(await ownedProject(req)),
 
     activateDeployment: async (req) => {
       const project = await ownedProject(req);
       const deployment = await service.activate(project, req.params.deploymentId);
-      return { message: 'Deployment is live', deployment: await service.view(project, deployment) };
+      return { message: 'Deployment is live', deployment: await views.view(project, deployment) };
     },
 
-    getDeploymentLogs: async (req) => service.logs(await ownedProject(req), req.params.deploymentId),
+    getDeploymentLogs: async (req) => views.logs(await ownedProject(req), req.params.deploymentId),
 
     streamDeploymentLog: async (req, reply) => {
       const project = await ownedProject(req);
@@ -112,11 +122,11 @@ export function createHostingHandlers(service: HostingService, files: SiteFiles,
 
     setBuildSettings: async (req) => buildSettings.set((await ownedProject(req)).id, req.body),
 
-    getContainerStats: async (req) => service.stats(await ownedProject(req)),
+    getContainerStats: async (req) => views.stats(await ownedProject(req)),
 
-    getSiteTraffic: async (req) => service.trafficReport(await ownedProject(req)),
+    getSiteTraffic: async (req) => views.trafficReport(await ownedProject(req)),
 
-    listSites: async (req) => service.sites(await projects.list(currentAccount(req).id), (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
+    listSites: async (req) => views.sites(await projects.list(currentAccount(req).id), (p) => projects.domainOf(p), (p) => projects.siteUrlOf(p)),
 
     listSiteEnv: async (req) => service.listEnv(await ownedProject(req)),
 

@@ -16,11 +16,8 @@ import type { ObjectStore } from '../../platform/object-store/object-store';
 import { zipFolder } from '../../platform/zip-folder';
 import { LifecycleError, requireUuid, type ProjectLifecycle, type ProjectRow } from '../projects';
 import { hostingArchiveRows as rows } from './hosting.repository';
-import { pathProblem } from './instant-deploy';
-import { blobKey, siteKeyPrefix } from './site-files';
-import { envNameProblem, openVariable, sealVariable } from './site-env';
-import { deploymentKind, runtimeLayout, type RuntimeKind } from './site-layout';
-import { extractPlan, planZip } from './zip-extract';
+import { blobKey, deploymentKind, extractPlan, pathProblem, planZip, runtimeLayout, siteKeyPrefix } from './deploy';
+import { envNameProblem, openVariable, sealVariable, type RuntimeKind } from './runtime';
 
 const HISTORY = "this platform's history of the site";
 const MANIFEST = "a manifest deployment is carried as the zip of its files (an archive deployment on the target)";

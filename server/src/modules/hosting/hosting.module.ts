@@ -8,31 +8,16 @@ import type { Deps } from '../../platform/deps';
 import type { ProjectsService, ProjectRow } from '../projects';
 import { HostingRepository } from './hosting.repository';
 import { HostingService } from './hosting.service';
+import { HostingViews } from './hosting.views';
 import { createHostingHandlers } from './hosting.handlers';
-import { Gateway } from './gateway';
-import type { FrontDoor } from './front-door';
-import { ProcessRuntime } from './runtime.process';
-import { DockerRuntime } from './runtime.docker';
-import type { Runtime } from './runtime';
-import { siteUidsFrom } from './site-identities';
-import { SiteFiles } from './site-files';
-import { StaticSites } from './static-site';
-import { TrafficCounter } from './traffic';
-import { BuildLifecycle, INTERRUPTED, instanceIdOf } from './build-lifecycle';
+import { Gateway, type FrontDoor, StaticSites, TrafficCounter, BandwidthGuard } from './edge';
+import { siteRuntime, type Runtime, SiteEnv } from './runtime';
+import { SiteFiles, BuildLifecycle, INTERRUPTED, instanceIdOf, InstantDeploys, DEFAULT_ZIP_LIMITS, DeployRepository } from './deploy';
 import type { AccountEvent } from '../../platform/account-events';
 import { storageQuota } from '../storage';
 import { planLimitGuard, usageRegistry } from '../plans';
 import { bandwidthBytes } from './traffic.repository';
-import { BandwidthGuard } from './bandwidth';
-import { InstantDeploys } from './instant-deploy';
-import { DatabaseLogs } from './runtime-logs';
-import { LeasedRuntime } from './runtime.leased';
-import { SiteEnv } from './site-env';
-import { Builder } from './builds/builder';
-import { BuildSettingsService } from './build-settings';
-import { SourceBuilds } from './source-builds';
-import { DEFAULT_ZIP_LIMITS } from './zip-extract';
-import { BUILD_LOG_LIMITS, BuildLogStreams } from './build-log-stream';
+import { Builder, BuildSettingsService, SourceBuilds, BUILD_LOG_LIMITS, BuildLogStreams } from './build';
 import { hostingLifecycle } from './hosting.lifecycle';
 
 export interface HostingOptions {
@@ -68,44 +53,22 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     instanceId: instanceIdOf(hostingDir), keep: config.hostingKeepDeployments, leaseMs: opts.buildLeaseMs,
     onInterrupted: (projectId) => told(projectId, (p) => ({ type: 'deploy_failed', accountId: p.ownerId, projectId, message: `A deployment failed: ${INTERRUPTED}.` })),
   });
-  const siteUid = siteUidsFrom(deps.database);
-  // The sites' output goes to the database: every instance shows it (runtime-logs.ts).
-  const siteLogs = new DatabaseLogs(deps.database, deps.log);
-  const local: Runtime =
-    opts.runtime ??
-    (config.siteRuntime === 'docker'
-      ? new DockerRuntime({
-          socketPath: config.dockerSocket,
-          network: config.dockerNetwork,
-          siteUid,
-          memoryBytes: config.siteLimits.memoryBytes,
-          pidsLimit: config.siteLimits.maxProcesses,
-          nanoCpus: Math.round(config.siteLimits.cpus * 1e9),
-        })
-      : new ProcessRuntime({
-          log: deps.log, siteUid, limits: config.siteLimits, egress: config.siteEgress, logs: siteLogs,
-          onCrash: ({ projectId }, cause) =>
-            void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
-        }));
-  // Several instances: one runs the sites, the others proxy to it (runtime.leased.ts).
-  const leased =
-    config.siteRunner === 'local'
-      ? undefined
-      : new LeasedRuntime({
-          local, database: deps.database, log: deps.log, instanceId: builds.instanceId, url: config.instanceUrl, secret: config.jwtSecret, mode: config.siteRunner,
-          sharedLogs: opts.runtime ? undefined : siteLogs,
-          specFor: async (projectId, deploymentId) => {
-            const [project, row] = await Promise.all([projects.findById(projectId).catch(() => undefined), repo.findDeployment(projectId, deploymentId)]);
-            if (!project || !row || row.status === 'failed') return undefined;
-            await files.ensureLocal(projectId, deploymentId);
-            return service.specOf(project, row, await repo.envVersionOf(projectId));
-          },
-        });
-  const runtime: Runtime = leased ?? local;
+  // The sites' processes: here, in Docker, or on the instance holding the runner lease (runtime/).
+  const { runtime, leased, logs: siteLogs, siteUid } = siteRuntime({
+    config, database: deps.database, log: deps.log, given: opts.runtime, instanceId: builds.instanceId,
+    onCrash: (projectId, cause) =>
+      void told(projectId, (p) => ({ type: 'runtime_crashed', accountId: p.ownerId, projectId, message: `The site of ${p.subdomain} crashed: ${cause}; it is restarting.` })),
+    specFor: async (projectId, deploymentId) => {
+      const [project, row] = await Promise.all([projects.findById(projectId).catch(() => undefined), repo.findDeployment(projectId, deploymentId)]);
+      if (!project || !row || row.status === 'failed') return undefined;
+      await files.ensureLocal(projectId, deploymentId);
+      return service.specOf(project, row, await repo.envVersionOf(projectId));
+    },
+  });
   leased?.registerPeerRoutes(app);
   const traffic = new TrafficCounter(repo, deps.log, opts.trafficFlushMs ?? 5000, deps.clock);
   const env = new SiteEnv(repo, deps.secrets);
-  // Builds from source run in the same sandbox as the sites (builds/), one project's cache apart from another's.
+  // Builds from source run in the same sandbox as the sites (build/), one project's cache apart from another's.
   const buildLimits = config.builds;
   const builder = new Builder({
     cacheRoot: path.join(hostingDir, 'build-cache'), uidOf: siteUid, log: deps.log, egress: config.siteEgress === 'internet', pipIndexUrl: buildLimits.pipIndexUrl,
@@ -120,6 +83,7 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
     refuseWith: config.siteRuntime === 'docker' ? 'Builds from source run in the process sandbox, and this platform runs sites in Docker (SITE_RUNTIME=docker): upload the built site instead.' : undefined,
   });
   const service = new HostingService({ repo, files, runtime, traffic, clock: deps.clock, log: deps.log, liveCacheMs: opts.liveCacheMs, builds, events: deps.events, env, lookups: deps.lookups, sources });
+  const views = new HostingViews({ repo, runtime, traffic, clock: deps.clock });
   const bandwidth = new BandwidthGuard({ db: deps.db, clock: deps.clock, limits, usage, log: deps.log });
   traffic.afterFlush = (projectIds) => bandwidth.check(projectIds);
   const gateway = new Gateway({ platformDomain: config.platformDomain, service, files, statics: new StaticSites(), runtime, traffic, log: deps.log, bandwidth, peerToken: leased?.token });
@@ -151,10 +115,10 @@ export function createHostingModule(app: FastifyInstance, deps: Deps, projects: 
   app.decorate('stopSites', () => runtime.close());
 
   projects.lifecycles.register(hostingLifecycle(deps, (project) => service.removeProject(project)));
-  const instant = new InstantDeploys({ database: deps.database, repo, files, builds, runtime, service, clock: deps.clock, log: deps.log });
+  const instant = new InstantDeploys({ repo, manifests: new DeployRepository(deps.database), files, builds, runtime, service, clock: deps.clock, log: deps.log });
   // A build runs at most its timeout: a stream of it needs no longer (plus a margin for queueing and slow writes).
   const logStreams = new BuildLogStreams((projectId, id, from, upTo) => repo.buildLogPart(projectId, id, from, upTo), buildLimits.timeoutMs + BUILD_LOG_LIMITS.marginMs);
-  return { service, logStreams, handlers: createHostingHandlers(service, files, projects, instant, buildSettings, logStreams) };
+  return { service, logStreams, handlers: createHostingHandlers({ service, views, files, projects, instant, buildSettings, logStreams }) };
 }
 
 export const hostingPlugin = fp(

@@ -8,21 +8,12 @@ import type { Clock } from '../../platform/clock';
 import type { AccountEvents } from '../../platform/account-events';
 import { AppError, Errors } from '../../platform/errors';
 import type { ProjectRow } from '../projects';
-import type { BuildLifecycle } from './build-lifecycle';
+import { type BuildLifecycle, type SiteFiles, deploymentKind, guessZipType, runtimeLayout, runtimeOf, staticLayout, type Layout, type ProjectType, loadRules, DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './deploy';
 import type { HostingRepository, LiveSite } from './hosting.repository';
 import type { DeploymentRow } from './hosting.tables';
-import { RuntimeStartError, type Runtime, type SiteSpec } from './runtime';
-import type { SiteFiles } from './site-files';
-import { deploymentKind, runtimeLayout, runtimeOf, staticLayout, type Layout, type ProjectType } from './site-layout';
-import { guessZipType } from './builds/guess-type';
-import { loadRules } from './site-rules';
-import { severityOf, type TrafficCounter } from './traffic';
-import { DEFAULT_ZIP_LIMITS, extractTo, planZip, ZipRefusedError, type ZipLimits, type ZipSource } from './zip-extract';
-import type { SiteEnv, SiteEnvInput } from './site-env';
-import { BuildLog } from './build-log';
-import { fileNames, type SourceBuilds } from './source-builds';
-import type { BuildPlan } from './builds/detect';
-import { BuildFailedError } from './builds/builder';
+import { RuntimeStartError, type Runtime, type SiteSpec, type SiteEnv, type SiteEnvInput } from './runtime';
+import type { TrafficCounter } from './edge';
+import { BuildLog, fileNames, type SourceBuilds, type BuildPlan, BuildFailedError } from './build';
 
 /** A second build of a site while one runs (one build per site at a time). */
 const BUILD_RUNNING = 'A build of this site is already running: wait for it to finish (its log shows how far it is).';
@@ -141,7 +132,7 @@ export class HostingService {
     }
   }
 
-  /** The site type of an archive deployed with type "auto" (builds/guess-type.ts). */
+  /** The site type of an archive deployed with type "auto" (deploy/guess-type.ts). */
   async detectType(zip: ZipSource): Promise<ProjectType> {
     // A damaged archive is refused by the deploy itself, with its failed deployment and message.
     return guessZipType(zip, this.d.zipLimits ?? DEFAULT_ZIP_LIMITS).catch((err: unknown) => {
@@ -477,78 +468,6 @@ export class HostingService {
     }
   }
 
-  async history(project: ProjectRow) {
-    const [rows, liveId] = await Promise.all([this.d.repo.listDeployments(project.id), this.d.repo.liveDeploymentId(project.id)]);
-    return { deployments: rows.map((r) => deploymentView(r, liveId)), live_deployment_id: liveId };
-  }
-
-  async view(project: ProjectRow, row: DeploymentRow) {
-    return deploymentView(row, await this.d.repo.liveDeploymentId(project.id));
-  }
-
-  async logs(project: ProjectRow, deploymentId: string) {
-    const row = await this.d.repo.findDeployment(project.id, deploymentId);
-    if (!row) throw Errors.notFound('Deployment');
-    return { build_log: row.buildLog, runtime_log: await this.d.runtime.logs(row.id) };
-  }
-
-  /** The sites list of the owner's projects (newest first, as the projects module lists them). */
-  async sites(owned: ProjectRow[], domainOf: (p: ProjectRow) => string, siteUrlOf: (p: ProjectRow) => string) {
-    const rows = await this.d.repo.sitesOf(owned);
-    return rows.map(({ project, live, latest }) => {
-      const shown = latest?.status === 'building' ? latest : (live ?? latest);
-      const status = latest?.status === 'building' ? 'building' : live ? 'live' : latest?.status === 'failed' ? 'failed' : latest ? 'unpublished' : 'none';
-      return {
-        project_id: project.id,
-        project_name: project.name,
-        domain: domainOf(project),
-        site_url: siteUrlOf(project),
-        status: status as 'live' | 'building' | 'failed' | 'unpublished' | 'none',
-        type: shown?.type ?? null,
-        deployment_id: shown?.id ?? null,
-        updated_at: (shown?.finishedAt ?? shown?.createdAt)?.toISOString() ?? null,
-      };
-    });
-  }
-
-  async stats(project: ProjectRow) {
-    const liveId = await this.d.repo.liveDeploymentId(project.id);
-    const live = liveId ? await this.d.repo.findDeployment(project.id, liveId) : undefined;
-    const [totals, proc] = await Promise.all([this.d.repo.totals(project.id), live && deploymentKind(live) ? this.d.runtime.stats(project.id) : undefined]);
-    const pending = this.d.traffic.pending(project.id);
-    const mb = (b: number) => Math.round((b / 1048576) * 1e6) / 1e6;
-    return {
-      cpu_percent: proc?.cpuPercent ?? 0,
-      mem_percent: proc?.memPercent ?? 0,
-      rx_mb: mb(totals.bytesIn + pending.bytesIn),
-      tx_mb: mb(totals.bytesOut + pending.bytesOut),
-      status: !live ? 'none' : deploymentKind(live) ? (proc?.status ?? 'stopped') : 'static',
-      restarts: proc?.restarts ?? 0,
-      last_exit: proc?.lastExit ?? null,
-    };
-  }
-
-  async trafficReport(project: ProjectRow) {
-    await this.d.traffic.flush();
-    const now = this.d.clock.now().getTime();
-    const firstHour = Math.floor(now / 3600_000) * 3600_000 - 23 * 3600_000;
-    const [rows, errors, deployments] = await Promise.all([
-      this.d.repo.trafficSince(project.id, new Date(firstHour)),
-      this.d.repo.errorsOf(project.id),
-      this.d.repo.listDeployments(project.id, 10),
-    ]);
-    const byHour = new Map(rows.map((r) => [r.hour.getTime(), r.requests]));
-    const traffic = Array.from({ length: 24 }, (_, i) => {
-      const h = firstHour + i * 3600_000;
-      return { label: `${String(new Date(h).getUTCHours()).padStart(2, '0')}:00`, requests: Number(byHour.get(h) ?? 0) };
-    });
-    return {
-      traffic,
-      errors: errors.map((e) => ({ status: e.status, path: e.path, count: Number(e.count), severity: severityOf(e.status), last_seen: e.lastSeen.toISOString() })),
-      activity: deployments.map((d) => ({ message: activityMessage(d), at: (d.finishedAt ?? d.createdAt).toISOString() })),
-    };
-  }
-
   /** Project deletion: processes, unsaved counts, stored and cached files (rows cascade). */
   async removeProject(project: ProjectRow): Promise<void> {
     await this.d.runtime.retire(project.id);
@@ -558,28 +477,3 @@ export class HostingService {
     await this.d.files.removeProject(project.id, ids);
   }
 }
-
-export function deploymentView(r: DeploymentRow, liveId: string | null) {
-  const live = r.id === liveId;
-  return {
-    id: r.id,
-    project_id: r.projectId,
-    type: r.type as never,
-    status: (r.status === 'live' && !live ? 'superseded' : r.status) as 'building' | 'live' | 'failed' | 'superseded',
-    live,
-    size_bytes: Number(r.sizeBytes),
-    file_count: r.fileCount,
-    root: r.root,
-    error: r.error,
-    framework: r.framework ?? null,
-    created_at: r.createdAt.toISOString(),
-  };
-}
-
-function activityMessage(d: DeploymentRow): string {
-  const id = d.id.slice(0, 8);
-  if (d.status === 'failed') return `Deployment ${id} (${d.type}) failed: ${d.error ?? 'unknown error'}`;
-  if (d.status === 'building') return `Deployment ${id} (${d.type}) is building`;
-  return `Deployment ${id} (${d.type}) went live with ${d.fileCount} files`;
-}
-

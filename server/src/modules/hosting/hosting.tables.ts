@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, uuid, text, timestamp, bigint, integer, primaryKey, boolean, jsonb, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { SiteRules } from './site-rules';
 import { projects } from '../projects/projects.tables';
 
 export const siteDeployments = pgTable('site_deployments', {
@@ -119,3 +118,26 @@ export const siteIdentities = pgTable('site_identities', {
   projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
   uid: integer('uid').notNull().unique(),
 });
+
+// The shape of site_deployments.rules: a static deployment's _redirects and _headers, parsed and
+// checked when it was deployed (deploy/site-rules.ts).
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308 | 200 | 404;
+
+export interface RedirectRule {
+  from: string;
+  to: string;
+  status: RedirectStatus;
+  force: boolean;
+}
+
+export interface HeaderRule {
+  path: string;
+  /** Lower-case names. */
+  headers: [string, string][];
+}
+
+/** What is stored with a deployment (site_deployments.rules). */
+export interface SiteRules {
+  redirects: RedirectRule[];
+  headers: HeaderRule[];
+}

@@ -1,5 +1,5 @@
 // Slow clients and connection floods, on the one server that carries the API, the console, the
-// docs and the hosting gateway (modules/hosting/front-door.ts builds it):
+// docs and the hosting gateway (modules/hosting/edge/front-door.ts builds it):
 // - the request line and headers must arrive within `headersTimeoutMs` (Node's headersTimeout,
 //   checked every second instead of Node's 30 s; this also closes a connection that sends nothing);
 // - a request body must arrive within `bodyTimeoutMs`, or by then be arriving at
