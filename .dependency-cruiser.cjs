@@ -43,7 +43,7 @@ const KNOWN = [
   // Row types, type-only, below the modules that own them: caller is used by every module's
   // handlers, and a face re-exports its module's plugin (and so its handlers): importing the
   // accounts, projects or auth-users face here would make a circle.
-  { file: 'modules/caller/caller.ts', typeOnly: ['accounts/accounts.tables', 'auth-users/auth-users.tables', 'projects/projects.tables'] },
+  { file: 'modules/caller/caller.ts', typeOnly: ['accounts/accounts.tables', 'end-users/end-users.tables', 'projects/projects.tables'] },
   // Likewise activity: accounts and projects write their activity entries through activity's
   // face (transactionWithActivity), so activity can't import theirs.
   { file: 'modules/activity/activity.classification.ts', typeOnly: ['accounts/accounts.tables', 'projects/projects.tables'] },

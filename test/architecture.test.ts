@@ -143,16 +143,16 @@ describe('the real tree', () => {
     accounts: { activity: "its context helpers (an entry written in the change's transaction); activity registers late: its hooks wrap the contract's routes" },
     projects: { activity: 'as accounts' },
     storage: { activity: 'as accounts' },
-    'auth-users': {
+    'end-users': {
       activity: 'as accounts',
-      smtp: 'projectMailers(deps), built from the platform; smtp registers later',
+      mail: 'projectMailers(deps), built from the platform; mail registers later',
       usage: 'signInRecorder(deps), built from the platform; usage registers later',
     },
     hosting: {
       activity: 'as accounts',
       storage: "storageQuota(deps): hosting registers before the security headers (its gateway hook comes first), storage after them (its share-link route)",
     },
-    domains: { smtp: "normalizeDomain, a pure function; domains registers before hosting, smtp after" },
+    domains: { mail: "normalizeDomain, a pure function; domains registers before hosting, mail after" },
   };
 
   test("every module's plugin declares the modules whose faces it imports", () => {
@@ -172,7 +172,7 @@ describe('the real tree', () => {
     // Each module's plugin, from its face: fastify-plugin keeps the name and dependencies on it.
     const meta = Symbol.for('plugin-meta');
     const plugins = new Map<string, { name: string; dependencies: string[] }>();
-    for (const name of ['accounts', 'activity', 'auth-users', 'backup', 'billing', 'contact', 'database', 'domains', 'hosting', 'notifications', 'projects', 'smtp', 'storage', 'system', 'usage']) {
+    for (const name of ['accounts', 'activity', 'end-users', 'backup', 'billing', 'contact', 'database', 'domains', 'hosting', 'notifications', 'projects', 'mail', 'storage', 'system', 'usage']) {
       const face = require(`../server/src/modules/${name}`) as Record<string, unknown>;
       const plugin = Object.values(face).find((v) => typeof v === 'function' && (v as unknown as Record<symbol, unknown>)[meta]) as unknown as Record<symbol, { name: string; dependencies?: string[] }>;
       plugins.set(name, { name: plugin[meta].name, dependencies: plugin[meta].dependencies ?? [] });

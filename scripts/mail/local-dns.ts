@@ -9,7 +9,7 @@
 //
 // Names it wasn't given answer NXDOMAIN; it never forwards a query. For tests and trials only:
 // a real domain publishes these records at its DNS host.
-import { startTestDns, type PublishedRecord } from '../../test/smtp/dns-server';
+import { startTestDns, type PublishedRecord } from '../../test/mail/dns-server';
 
 interface Details {
   domain: string | null;

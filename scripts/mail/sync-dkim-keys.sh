@@ -7,8 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/env.sh"
 export MAIL_DKIM_DIR MAIL_DKIM_PID_FILE=${MAIL_DKIM_PID_FILE:-$RUN_DIR/opendkim/opendkim.pid}
 root=$(cd "$here/../.." && pwd)
-if [ -f "$root/dist/server/src/modules/smtp/dkim-export.js" ]; then
-  node "$root/dist/server/src/modules/smtp/dkim-export.js"
+if [ -f "$root/dist/server/src/modules/mail/dkim-export.js" ]; then
+  node "$root/dist/server/src/modules/mail/dkim-export.js"
 else
-  (cd "$root" && npx --no-install tsx server/src/modules/smtp/dkim-export.ts)
+  (cd "$root" && npx --no-install tsx server/src/modules/mail/dkim-export.ts)
 fi

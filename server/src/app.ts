@@ -28,12 +28,12 @@ import { backupPlugin } from './modules/backup';
 import { projectsPlugin } from './modules/projects';
 import { hostingPlugin, FrontDoor, type Runtime } from './modules/hosting';
 import { domainsPlugin, type DomainsModuleOptions } from './modules/domains';
-import { authUsersPlugin } from './modules/auth-users';
+import { endUsersPlugin } from './modules/end-users';
 import { storagePlugin } from './modules/storage';
 import { createObjectStore } from './platform/object-store/object-store.factory';
 import type { ObjectStore } from './platform/object-store/object-store';
 import { systemPlugin } from './modules/system';
-import { smtpPlugin } from './modules/smtp';
+import { mailPlugin } from './modules/mail';
 import { databasePlugin } from './modules/database';
 import { notificationsPlugin } from './modules/notifications';
 import { usagePlugin } from './modules/usage';
@@ -174,11 +174,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
   });
-  await app.register(authUsersPlugin);
+  await app.register(endUsersPlugin);
   // One CORS policy for the app-facing APIs, from the allowed origins of the auth settings.
-  await app.register(appCorsPlugin, { origins: app.authUsers });
+  await app.register(appCorsPlugin, { origins: app.endUsers });
   await app.register(storagePlugin);
-  await app.register(smtpPlugin);
+  await app.register(mailPlugin);
   await app.register(databasePlugin);
   await app.register(usagePlugin);
   await app.register(activityPlugin);

@@ -79,7 +79,7 @@ export interface Config {
   database: DatabaseLimits;
   /** This server's version (health answers it): package.json's, else npm's npm_package_version. */
   version: string;
-  /** Hosted mail (modules/smtp): the host projects' MX records point at (MAIL_HOST). */
+  /** Hosted mail (modules/mail): the host projects' MX records point at (MAIL_HOST). */
   mailHost: string;
   /** DNS servers for domain verification (DNS_SERVERS, "ip[:port]" list); absent: the system's. */
   dnsServers?: string[];

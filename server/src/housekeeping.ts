@@ -8,7 +8,7 @@ import type { Sweep } from './platform/sweeps';
 import { rateLimitSweep } from './platform/rate-limit';
 import { instanceSweep } from './platform/lookup-cache';
 import { accountTokenSweep } from './modules/accounts';
-import { endUserTokenSweeps } from './modules/auth-users';
+import { endUserTokenSweeps } from './modules/end-users';
 
 export const SWEEPS: readonly Sweep[] = [rateLimitSweep, accountTokenSweep, ...endUserTokenSweeps, instanceSweep];
 

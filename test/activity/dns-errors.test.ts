@@ -2,7 +2,7 @@
 // (not on every check while it stays broken).
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createProject, registerDeveloper } from '../helpers/factories';
-import { startTestDns, type TestDns } from '../smtp/dns-server';
+import { startTestDns, type TestDns } from '../mail/dns-server';
 
 let t: TestApp;
 let dns: TestDns;

@@ -6,7 +6,7 @@
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
 import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
-import { startTestDns, type TestDns } from '../smtp/dns-server';
+import { startTestDns, type TestDns } from '../mail/dns-server';
 
 const maybe = chromiumInstalled() ? describe : describe.skip;
 jest.setTimeout(120_000);

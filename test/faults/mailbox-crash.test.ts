@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDriver, urlWithDatabase, type TestDatabase } from '../helpers/test-db';
-import { startTestDns, type TestDns } from '../smtp/dns-server';
+import { startTestDns, type TestDns } from '../mail/dns-server';
 import { freePort, post, Server } from './process';
 
 jest.setTimeout(240_000);

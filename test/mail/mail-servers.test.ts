@@ -16,8 +16,8 @@ import { openDatabase } from '../../server/src/db/client';
 import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
 import { testDriver, urlWithDatabase } from '../helpers/test-db';
 import { createProject, type Project } from '../storage/helpers';
-import { app as endUserApi } from '../auth-users/setup';
-import { startTestDns, type TestDns } from '../smtp/dns-server';
+import { app as endUserApi } from '../end-users/setup';
+import { startTestDns, type TestDns } from '../mail/dns-server';
 import { quietPort as freePort } from '../helpers/ports';
 
 jest.setTimeout(120_000);

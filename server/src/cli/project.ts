@@ -16,11 +16,11 @@ import { S3ObjectStore } from '../platform/object-store/object-store.s3';
 import type { ObjectStore } from '../platform/object-store/object-store';
 import { BackupError, backupDeps, exportProject, importProject } from '../modules/backup';
 import { ProjectLifecycles, projectsLifecycle } from '../modules/projects';
-import { authUsersLifecycle } from '../modules/auth-users';
+import { authUsersLifecycle } from '../modules/end-users';
 import { storageLifecycle } from '../modules/storage';
 import { hostingLifecycle } from '../modules/hosting';
 import { domainsLifecycle } from '../modules/domains';
-import { smtpLifecycle } from '../modules/smtp';
+import { smtpLifecycle } from '../modules/mail';
 import { databaseLifecycle } from '../modules/database';
 
 const USAGE = `usage:

@@ -36,7 +36,7 @@ declare module 'fastify' {
   }
 }
 
-/** Where the project's allowed origins are read (the auth settings: AuthUsersService). */
+/** Where the project's allowed origins are read (the auth settings: EndUsersService). */
 export interface AllowedOrigins {
   originAllowedForProject(projectId: string, origin: string): Promise<boolean>;
   originAllowedAnywhere(origin: string): Promise<boolean>;

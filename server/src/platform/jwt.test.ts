@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { createJwt, JwtError, type JwtRefusal } from './jwt';
 import { deriveKey } from './crypto';
-import { createEndUserTokens } from '../modules/auth-users/enduser-tokens';
+import { createEndUserTokens } from '../modules/end-users/end-user-tokens';
 import { createDeveloperTokens } from '../modules/accounts/developer-tokens';
 
 let nowMs = Date.UTC(2031, 2, 4, 5, 6, 7, 890);
@@ -137,7 +137,7 @@ test('decode reads a payload without verifying it; not a JWT is undefined', () =
 // ------------------------------------------------------------------ tokens issued before
 const SECRET = 'the-platform-secret';
 
-/** An end-user token exactly as the hand-written signer (enduser-tokens.ts before platform/jwt.ts) made it. */
+/** An end-user token exactly as the hand-written signer (end-user-tokens.ts before platform/jwt.ts) made it. */
 function oldEndUserToken(claims: { sub: string; pid: string; tv: number }, iatSeconds: number, ttl = 3600): string {
   const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
   const body = { sub: claims.sub, pid: claims.pid, typ: 'enduser', tv: claims.tv, iat: iatSeconds, exp: iatSeconds + ttl };

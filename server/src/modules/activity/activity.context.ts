@@ -5,7 +5,7 @@
 // the entry in that transaction (the change and its entry commit or roll back together). Today:
 // createProject / createProjectAlias, deleteProject and rotateProjectKey (projects.repository.ts),
 // deleteObjects (storage.repository.ts deleteOwned), deleteAuthUser and updateAuthSettings
-// (auth-users.repository.ts delete, saveSettings). Such an entry stays if the call fails after
+// (end-users.repository.ts delete, saveSettings). Such an entry stays if the call fails after
 // the commit (the change stays too): the log says what was changed, not what was answered.
 // Every other change is written by the recorder (activity.recorder.ts) after the handler
 // succeeded and before the answer is sent, awaited: the gap is a crash (or a failed insert)

@@ -54,7 +54,7 @@ export const billingPlugin = fp(
     keepRawBody(app, ['razorpayWebhook']);
     app.contractParts.add('billing', billing);
   },
-  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects', 'hostbase-auth-users', 'hostbase-hosting', 'hostbase-storage', 'hostbase-smtp', 'hostbase-database'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-billing', dependencies: ['hostbase-contract-parts', 'hostbase-accounts', 'hostbase-projects', 'hostbase-end-users', 'hostbase-hosting', 'hostbase-storage', 'hostbase-mail', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@
 // put the caller on the request: the developer (bearerAuth), the project an API key names
 // (bucketKey / authKey), the end user (endUserBearer). Handlers read them only through these.
 // A module of its own (it was http/auth.ts): every module's handlers read it, and it names the
-// rows of three modules (accounts, projects, auth-users), so it can sit in none of them.
+// rows of three modules (accounts, projects, end-users), so it can sit in none of them.
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../../platform/errors';
 import type { AccountRow } from '../accounts/accounts.tables';
@@ -10,7 +10,7 @@ import type { ProjectRow } from '../projects/projects.tables';
 
 /** The two app keys of a project: publishable (safe in a page, under the access rules) and secret (server-side, full access). */
 export type ProjectKeyRole = 'publishable' | 'secret';
-import type { EndUserRow } from '../auth-users/auth-users.tables';
+import type { EndUserRow } from '../end-users/end-users.tables';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -65,7 +65,7 @@ function credentialOf(req: FastifyRequest, projectId: string, endUserId: string 
       if (project?.id !== projectId) return false;
       if (!token) return true;
       try {
-        return (await app.authUsers.authenticate(project, token)).id === endUserId;
+        return (await app.endUsers.authenticate(project, token)).id === endUserId;
       } catch (err) {
         if (err instanceof AppError) return false;
         throw err;

@@ -42,7 +42,7 @@ export const databasePlugin = fp(
     app.addHook('preClose', async () => database.changes.endStreams());
     app.addHook('onClose', async () => database.changes.close());
   },
-  { name: 'hostbase-database', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-database', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-end-users'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@
 // dropped, an international name in its punycode form, at most 253 characters, a top-level part
 // of letters so never an IP address), and never the platform's own domain, one of its subdomains
 // or the mail host: those answer for the platform and every project.
-import { normalizeDomain } from '../smtp';
+import { normalizeDomain } from '../mail';
 
 export const DOMAIN_MESSAGES = {
   required: 'Hostname is required',

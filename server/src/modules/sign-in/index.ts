@@ -1,6 +1,6 @@
 // The sign-in module's face: the rules developer accounts and a project's end users share (how
 // guessing is slowed, which passwords are refused, remembered devices). No plugin: accounts and
-// auth-users build their services from it.
+// end-users build their services from it.
 export { identityServiceDeps } from './identity-deps';
 export { checkPassword, normalizeEmail } from './credentials';
 export { DeviceTokens } from './device-tokens';

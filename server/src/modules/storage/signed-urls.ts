@@ -21,7 +21,7 @@ export interface SignedUrlsDeps {
   storage: Pick<StorageService, 'findFile' | 'findFiles' | 'owned'>;
   /** The project's folder rules (storage-access.repository.ts). */
   rules: (projectId: string) => Promise<Pick<StorageRuleRow, 'folder' | 'access'>[]>;
-  /** An end user of the project as of now (auth-users' face); undefined once removed. */
+  /** An end user of the project as of now (end-users' face); undefined once removed. */
   endUser: (projectId: string, userId: string) => Promise<{ id: string; tokenVersion: number } | undefined>;
   signer: SignedUrlSigner;
   clock: Clock;

@@ -19,8 +19,8 @@ import { storageLifecycle } from './storage.lifecycle';
 
 /**
  * What storage asks of a project's end users (a signed URL made for one holds while the user is
- * there): app.authUsers. Stated here rather than imported, as auth-users' face leads back here
- * (auth-users → usage → storage).
+ * there): app.endUsers. Stated here rather than imported, as end-users' face leads back here
+ * (end-users → usage → storage).
  */
 export interface EndUserLookup {
   findUser(projectId: string, userId: string): Promise<{ id: string; tokenVersion: number } | undefined>;
@@ -59,7 +59,7 @@ export function createStorageModule(deps: Deps, projects: ProjectsService, endUs
 /** A project's files: exported, imported and deleted with it (app.projects.lifecycles). */
 export const storagePlugin = fp(
   async (app: FastifyInstance) => {
-    const storage = createStorageModule(app.deps, app.projects, app.authUsers);
+    const storage = createStorageModule(app.deps, app.projects, app.endUsers);
     app.decorate('storage', storage.service);
     // Bytes a killed process left without their row, swept once the server is up (in the
     // background: a large bucket takes a while to list, and serving does not wait for it).
@@ -76,8 +76,8 @@ export const storagePlugin = fp(
   {
     name: 'hostbase-storage',
     // The share-link route is registered here: the platform's security headers come first.
-    // Signed URLs ask auth-users whether the end user they were made for still exists.
-    dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users', 'hostbase-security-headers'],
+    // Signed URLs ask end-users whether the end user they were made for still exists.
+    dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-end-users', 'hostbase-security-headers'],
     decorators: { fastify: ['deps'] },
   },
 );

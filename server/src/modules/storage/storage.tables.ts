@@ -1,6 +1,6 @@
 import { pgTable, uuid, text, timestamp, bigint, boolean, primaryKey } from 'drizzle-orm/pg-core';
 import { projects } from '../projects/projects.tables';
-import { endUsers } from '../auth-users/auth-users.tables';
+import { endUsers } from '../end-users/end-users.tables';
 
 export const storageObjects = pgTable('storage_objects', {
   objectId: uuid('object_id').primaryKey(),

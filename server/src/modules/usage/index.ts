@@ -3,5 +3,5 @@
 // API request counts, monthly active users and the dashboards' usage reports.
 export { usagePlugin, type UsageOptions } from './usage.module';
 export type { RequestCounter } from './request-counter';
-// Told by auth-users whenever it issues a session (monthly active users).
+// Told by end-users whenever it issues a session (monthly active users).
 export { signInRecorder, type SignInRecorder } from './active-users';

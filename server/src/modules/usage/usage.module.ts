@@ -56,7 +56,7 @@ export const usagePlugin = fp(
     app.decorate('usageCounter', usage.counter);
     app.contractParts.add('usage', { handlers: usage.handlers });
   },
-  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-auth-users', 'hostbase-hosting', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-usage', dependencies: ['hostbase-contract-parts', 'hostbase-projects', 'hostbase-end-users', 'hostbase-hosting', 'hostbase-storage', 'hostbase-database'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {

@@ -3,9 +3,9 @@
 // platform port (the real one is in test/mail/mail-servers.test.ts).
 import net from 'node:net';
 import type { Mailer } from '../../server/src/platform/mailer';
-import { createProjectMailers, type MailTransport } from '../../server/src/modules/smtp/project-mailer';
+import { createProjectMailers, type MailTransport } from '../../server/src/modules/mail/project-mailer';
 import { buildTestApp, registerDeveloper, type TestApp } from '../helpers/app';
-import { app as endUserApi, createProject } from '../auth-users/setup';
+import { app as endUserApi, createProject } from '../end-users/setup';
 
 jest.setTimeout(60_000);
 

@@ -1,25 +1,25 @@
 // Builds the end-user auth module: repository → service → handlers, the endUserBearer verifier
 // (run after authKey, so req.project is the key's project). Its CORS: http/app-cors.ts.
-// As a plugin: decorates app.authUsers.
+// As a plugin: decorates app.endUsers.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { bearerToken, headerValue, missingCredential, type SchemeVerifier } from '../../platform/http/security';
 import { keyProject } from '../caller';
 import { identityServiceDeps } from '../sign-in';
-import { AuthUsersRepository } from './auth-users.repository';
-import { AuthUsersService } from './auth-users.service';
-import { createAuthUsersHandlers } from './auth-users.handlers';
-import { createEndUserTokens } from './enduser-tokens';
-import { authUsersLifecycle } from './auth-users.lifecycle';
-import { projectMailers } from '../smtp';
+import { EndUsersRepository } from './end-users.repository';
+import { EndUsersService } from './end-users.service';
+import { createEndUsersHandlers } from './end-users.handlers';
+import { createEndUserTokens } from './end-user-tokens';
+import { authUsersLifecycle } from './end-users.lifecycle';
+import { projectMailers } from '../mail';
 import { planLimitGuard, usageRegistry } from '../plans';
 import { signInRecorder } from '../usage';
 
-export function createAuthUsersModule(deps: Deps) {
-  const repo = new AuthUsersRepository(deps.db, deps.lookups);
+export function createEndUsersModule(deps: Deps) {
+  const repo = new EndUsersRepository(deps.db, deps.lookups);
   usageRegistry(deps).register('monthly_active_users', (q, projectIds, since) => repo.activeCount(q, projectIds, since));
-  const service = new AuthUsersService({
+  const service = new EndUsersService({
     ...identityServiceDeps(deps),
     repo,
     tokens: createEndUserTokens(deps.config.jwtSecret, deps.jwt),
@@ -39,22 +39,22 @@ export function createAuthUsersModule(deps: Deps) {
     if (!token) throw missingCredential('Missing end-user access token (X-Hostbase-User-Token header)');
     req.endUser = await service.authenticate(keyProject(req), token);
   };
-  return { service, handlers: createAuthUsersHandlers(service), verifiers: { endUserBearer, endUserToken } };
+  return { service, handlers: createEndUsersHandlers(service), verifiers: { endUserBearer, endUserToken } };
 }
 
 /** End users belong to projects (authKey, ownership of console calls). */
-export const authUsersPlugin = fp(
+export const endUsersPlugin = fp(
   async (app: FastifyInstance) => {
-    const authUsers = createAuthUsersModule(app.deps);
-    app.decorate('authUsers', authUsers.service);
+    const authUsers = createEndUsersModule(app.deps);
+    app.decorate('endUsers', authUsers.service);
     app.projects.lifecycles.register(authUsersLifecycle());
-    app.contractParts.add('auth-users', authUsers);
+    app.contractParts.add('end-users', authUsers);
   },
-  { name: 'hostbase-auth-users', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-end-users', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {
   interface FastifyInstance {
-    authUsers: AuthUsersService;
+    endUsers: EndUsersService;
   }
 }

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeDkimKeys } from '../../server/src/modules/smtp/dkim-export';
+import { writeDkimKeys } from '../../server/src/modules/mail/dkim-export';
 import { buildTestApp, registerDeveloper } from '../helpers/app';
 import { createProject } from '../storage/helpers';
 import { startTestDns } from './dns-server';

@@ -3,7 +3,7 @@
 // OpenDKIM's KeyTable, SigningTable and one 0600 key file per domain into MAIL_DKIM_DIR, then asks
 // OpenDKIM to reload (SIGUSR1 to the pid in MAIL_DKIM_PID_FILE). Run after each verification or
 // removal by the server itself when MAIL_DKIM_DIR is set, and as a command by
-// scripts/mail/sync-dkim-keys.sh: `node dist/server/src/modules/smtp/dkim-export.js` (the
+// scripts/mail/sync-dkim-keys.sh: `node dist/server/src/modules/mail/dkim-export.js` (the
 // platform's environment: DATABASE_URL, JWT_SECRET, MAIL_DKIM_DIR).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,14 +86,14 @@ async function main(): Promise<void> {
   const { loadConfig } = await import('../../config');
   const { openDatabase } = await import('../../db/client');
   const { createSecretBox, deriveKey } = await import('../../platform/crypto');
-  const { SmtpRepository } = await import('./smtp.repository');
+  const { MailRepository } = await import('./mail.repository');
   const dir = process.env.MAIL_DKIM_DIR;
   if (!dir) throw new Error('MAIL_DKIM_DIR must name the directory OpenDKIM reads its keys from');
   const config = loadConfig(process.env);
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, migrate: false, poolSize: 1 });
   try {
     const secrets = createSecretBox(deriveKey(config.jwtSecret, 'secret-box'));
-    const rows = await new SmtpRepository(database.db).verifiedDomains();
+    const rows = await new MailRepository(database.db).verifiedDomains();
     writeDkimKeys(rows.map((r) => ({ domain: r.domain, selector: r.dkimSelector, privateKeyPem: secrets.open(r.dkimPrivateKey) })), { dir, pidFile: process.env.MAIL_DKIM_PID_FILE || undefined });
     console.log(`DKIM keys of ${rows.length} verified domain(s) written to ${dir}`);
   } finally {

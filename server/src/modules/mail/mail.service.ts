@@ -11,16 +11,16 @@ import type { DkimKeyEntry } from './dkim-export';
 import { checkRecords, mailRecords, notVerifiedMessage, type DnsLookup, type RecordCheck } from './dns-records';
 import { mailboxPasswordProblem, mailboxUsername, MAIL_MESSAGES, normalizeDomain } from './mail-rules';
 import { hashMailboxPassword } from './mailbox-password';
-import type { SmtpRepository } from './smtp.repository';
-import type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
+import type { MailRepository } from './mail.repository';
+import type { MailAccountRow, SmtpDomainRow } from './mail.tables';
 import type { PlanLimitGuard } from '../plans';
 import type { AccountEvents } from '../../platform/account-events';
 
 /** New mailboxes: 5 GiB (SPEC section 9). */
 export const DEFAULT_QUOTA_BYTES = 5 * 1024 ** 3;
 
-export interface SmtpServiceDeps {
-  repo: SmtpRepository;
+export interface MailServiceDeps {
+  repo: MailRepository;
   secrets: SecretBox;
   clock: Clock;
   dns: DnsLookup;
@@ -38,8 +38,8 @@ export interface SmtpServiceDeps {
   events?: AccountEvents;
 }
 
-export class SmtpService {
-  constructor(private readonly d: SmtpServiceDeps) {}
+export class MailService {
+  constructor(private readonly d: MailServiceDeps) {}
 
   async addDomain(project: ProjectRow, input: string): Promise<SmtpDomainRow> {
     const domain = this.domainName(input);

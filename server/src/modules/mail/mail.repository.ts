@@ -4,10 +4,10 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { insertJsonRows, selectJsonRows, type JsonRow, type Querier } from '../../db/json-rows';
-import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './smtp.tables';
+import { mailAccounts, smtpDomains, type MailAccountRow, type NewMailAccount, type NewSmtpDomain, type SmtpDomainRow } from './mail.tables';
 import { isUniqueViolation } from '../../platform/pg-errors';
 
-export class SmtpRepository {
+export class MailRepository {
   constructor(private readonly db: Db) {}
 
   async domainOfProject(projectId: string): Promise<SmtpDomainRow | undefined> {
@@ -97,7 +97,7 @@ export class SmtpRepository {
   }
 }
 
-/** A project's mail domain and mailboxes as an archive carries them (smtp.lifecycle.ts). */
+/** A project's mail domain and mailboxes as an archive carries them (mail.lifecycle.ts). */
 export const smtpArchiveRows = {
   async domain(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | undefined> {
     return (await selectJsonRows(q, smtpDomains, columns, eq(smtpDomains.projectId, projectId)))[0];

@@ -2,7 +2,7 @@
 // project's database and files name them as owners) and password hashes, so they sign in on the
 // target with the same passwords. Sessions and one-time links are this platform's: not carried.
 import type { ProjectLifecycle } from '../projects';
-import { authUsersArchiveRows as rows } from './auth-users.repository';
+import { authUsersArchiveRows as rows } from './end-users.repository';
 
 const SESSIONS = "sessions are not carried: end users sign in again (their tokens are signed with a key derived from this platform's secret)";
 

@@ -6,7 +6,7 @@ import { onPlan } from '../helpers/factories';
 import crypto from 'node:crypto';
 import { buildTestApp, registerDeveloper, type Developer, type TestApp } from '../helpers/app';
 import { createProject, type Project } from '../storage/helpers';
-import { verifyMailboxPassword } from '../../server/src/modules/smtp/mailbox-password';
+import { verifyMailboxPassword } from '../../server/src/modules/mail/mailbox-password';
 import { startTestDns, txtStrings, type TestDns } from './dns-server';
 
 jest.setTimeout(60_000);
@@ -168,7 +168,7 @@ describe('a domain, its records and verification', () => {
   it('verify names every record that is wrong', async () => {
     const d = await details();
     const selector = d.dnsRecords[3].host;
-    const otherKey = (await import('../../server/src/modules/smtp/dkim')).generateDkimKey();
+    const otherKey = (await import('../../server/src/modules/mail/dkim')).generateDkimKey();
     dns.set(DOMAIN, [{ type: 'MX', exchange: 'mx.elsewhere.example', priority: 10 }, { type: 'TXT', data: 'v=spf1 include:_spf.elsewhere.example -all' }, { type: 'TXT', data: 'google-site-verification=abc' }]);
     dns.set(`_dmarc.${DOMAIN}`, [{ type: 'TXT', data: 'hello' }]);
     dns.set(`${selector}.${DOMAIN}`, [{ type: 'TXT', data: txtStrings(`v=DKIM1; k=rsa; p=${(await otherKey).publicKey}`) }]);

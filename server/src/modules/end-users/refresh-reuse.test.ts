@@ -4,25 +4,25 @@
 import { buildTestApp, type TestApp } from '../../../../test/helpers/app';
 import { createProject, signUpEndUser, type Project } from '../../../../test/helpers/factories';
 import type { ProjectRow } from '../projects/projects.tables';
-import { AuthUsersRepository } from './auth-users.repository';
-import { AuthUsersService, type AuthUsersServiceDeps } from './auth-users.service';
+import { EndUsersRepository } from './end-users.repository';
+import { EndUsersService, type EndUsersServiceDeps } from './end-users.service';
 
 let t: TestApp;
 let p: Project;
 let project: ProjectRow;
 const warn = jest.fn();
-let service: AuthUsersService;
+let service: EndUsersService;
 beforeAll(async () => {
   t = await buildTestApp();
   p = await createProject(t);
   project = { id: p.id } as ProjectRow;
   // refresh() and signOut() need only the repository, the clock, token signing and the log.
-  service = new AuthUsersService({
-    repo: new AuthUsersRepository(t.database.db),
+  service = new EndUsersService({
+    repo: new EndUsersRepository(t.database.db),
     clock: { now: () => new Date() },
     tokens: { ttlSeconds: 60, sign: (c) => `access-for-${c.sub}`, verify: async () => undefined },
     log: { warn },
-  } as Partial<AuthUsersServiceDeps> as AuthUsersServiceDeps);
+  } as Partial<EndUsersServiceDeps> as EndUsersServiceDeps);
 });
 afterAll(() => t.close());
 beforeEach(() => warn.mockReset());

@@ -1,27 +1,27 @@
 // Hosted mail module, the API half (the mail servers are scripts/mail/): service + handlers, and
-// its lifecycle section (a project's domain and mailboxes in archives: smtp.lifecycle.ts; they go
+// its lifecycle section (a project's domain and mailboxes in archives: mail.lifecycle.ts; they go
 // with the project by ON DELETE CASCADE, so it has no delete).
-// As a plugin: decorates app.smtp.
+// As a plugin: decorates app.mail.
 import type { FastifyInstance } from 'fastify';
 import { planLimitGuard, usageRegistry } from '../plans';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../platform/deps';
 import { writeDkimKeys } from './dkim-export';
 import { createDnsLookup, type DnsLookup } from './dns-records';
-import { SmtpRepository } from './smtp.repository';
-import { SmtpService } from './smtp.service';
-import { createSmtpHandlers } from './smtp.handlers';
-import { smtpLifecycle } from './smtp.lifecycle';
+import { MailRepository } from './mail.repository';
+import { MailService } from './mail.service';
+import { createMailHandlers } from './mail.handlers';
+import { smtpLifecycle } from './mail.lifecycle';
 
-export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) {
+export function createMailModule(deps: Deps, options: { dns?: DnsLookup } = {}) {
   const { mailDkimDir, mailDkimPidFile } = deps.config;
   // With a mail host on this machine (MAIL_DKIM_DIR), its OpenDKIM gets the verified domains' keys.
   const exportKeys = mailDkimDir
     ? async () => writeDkimKeys(await service.verifiedDkimKeys(), { dir: mailDkimDir, pidFile: mailDkimPidFile })
     : undefined;
-  const repo = new SmtpRepository(deps.db);
+  const repo = new MailRepository(deps.db);
   usageRegistry(deps).register('mailboxes', (q, projectIds) => repo.mailboxCount(q, projectIds));
-  const service: SmtpService = new SmtpService({
+  const service: MailService = new MailService({
     repo,
     secrets: deps.secrets,
     clock: deps.clock,
@@ -34,21 +34,21 @@ export function createSmtpModule(deps: Deps, options: { dns?: DnsLookup } = {}) 
     limits: planLimitGuard(deps),
     events: deps.events,
   });
-  return { service, handlers: createSmtpHandlers(service) };
+  return { service, handlers: createMailHandlers(service) };
 }
 
-export const smtpPlugin = fp(
+export const mailPlugin = fp(
   async (app: FastifyInstance) => {
-    const smtp = createSmtpModule(app.deps);
-    app.decorate('smtp', smtp.service);
+    const smtp = createMailModule(app.deps);
+    app.decorate('mail', smtp.service);
     app.projects.lifecycles.register(smtpLifecycle(app.deps));
-    app.contractParts.add('smtp', smtp);
+    app.contractParts.add('mail', smtp);
   },
-  { name: 'hostbase-smtp', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
+  { name: 'hostbase-mail', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
 );
 
 declare module 'fastify' {
   interface FastifyInstance {
-    smtp: SmtpService;
+    mail: MailService;
   }
 }

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../../platform/clock';
 import type { LookupCache } from '../../platform/lookup-cache';
-import type { ProjectMailers } from '../smtp';
+import type { ProjectMailers } from '../mail';
 import type { Limit, RateLimiter } from '../../platform/rate-limit';
 import { WINDOW_LIMITS } from '../../platform/limits';
 import { randomToken, sha256, type PasswordHasher } from '../../platform/crypto';
@@ -12,9 +12,9 @@ import { Errors } from '../../platform/errors';
 import { checkPassword, normalizeEmail, knownDevice, trustDevice, RESET_REQUEST_POLICY, SIGN_IN_POLICY, guardBuckets, isBurst } from '../sign-in';
 import * as sharedRules from '../../../../shared/rules';
 import type { ProjectRow } from '../projects';
-import type { AuthSettings, AuthUsersRepository } from './auth-users.repository';
-import type { EndUserRow } from './auth-users.tables';
-import type { EndUserTokens } from './enduser-tokens';
+import type { AuthSettings, EndUsersRepository } from './end-users.repository';
+import type { EndUserRow } from './end-users.tables';
+import type { EndUserTokens } from './end-user-tokens';
 import { monthStart, type PlanLimitGuard } from '../plans';
 import type { SignInRecorder } from '../usage';
 
@@ -31,8 +31,8 @@ export const LIMITS = {
   consoleResetPerUser: WINDOW_LIMITS.endUserConsoleResetPerUser,
 } as const;
 
-export interface AuthUsersServiceDeps {
-  repo: AuthUsersRepository;
+export interface EndUsersServiceDeps {
+  repo: EndUsersRepository;
   passwords: PasswordHasher;
   tokens: EndUserTokens;
   /** Per project: from the platform, or from the project's verified domain (smtp/project-mailer.ts). */
@@ -60,8 +60,8 @@ export interface EndUserSession {
 
 export const INVALID_REFRESH = 'Invalid refresh token';
 
-export class AuthUsersService {
-  constructor(private readonly d: AuthUsersServiceDeps) {}
+export class EndUsersService {
+  constructor(private readonly d: EndUsersServiceDeps) {}
 
   private now(): Date {
     return this.d.clock.now();

@@ -17,7 +17,7 @@ import {
   endUserTokens,
   type EndUserRow,
   type EndUserTokenKind,
-} from './auth-users.tables';
+} from './end-users.tables';
 
 export interface AuthSettings {
   allowedOrigins: string[];
@@ -37,7 +37,7 @@ export const endUserTokenSweeps = [
   sweepOf('end user refresh tokens', `DELETE FROM end_user_refresh_tokens WHERE expires_at < now() - interval '1 day'`),
 ];
 
-export class AuthUsersRepository {
+export class EndUsersRepository {
   private readonly devices: DeviceTokens<'userId'>;
   /** Every signed-in app call reads its end user: built once, prepared once per connection. */
   private readonly byId;
@@ -287,7 +287,7 @@ export class AuthUsersRepository {
   }
 }
 
-/** A project's auth settings and end users as an archive carries them (auth-users.lifecycle.ts). */
+/** A project's auth settings and end users as an archive carries them (end-users.lifecycle.ts). */
 export const authUsersArchiveRows = {
   async settings(q: Querier, projectId: string, columns: readonly string[]): Promise<JsonRow | null> {
     return (await selectJsonRows(q, authSettings, columns, eq(authSettings.projectId, projectId)))[0] ?? null;

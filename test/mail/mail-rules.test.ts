@@ -2,10 +2,10 @@
 // SPEC's order, the Dovecot hash format (verified in Node), DKIM keys, and the record checks
 // against a scripted resolver (errors a local server can't easily produce).
 import crypto from 'node:crypto';
-import { mailboxPasswordProblem, mailboxUsername, normalizeDomain } from '../../server/src/modules/smtp/mail-rules';
-import { hashMailboxPassword, verifyMailboxPassword } from '../../server/src/modules/smtp/mailbox-password';
-import { dkimSelector, dkimTags, generateDkimKey } from '../../server/src/modules/smtp/dkim';
-import { checkRecords, mailRecords, notVerifiedMessage, type DnsLookup } from '../../server/src/modules/smtp/dns-records';
+import { mailboxPasswordProblem, mailboxUsername, normalizeDomain } from '../../server/src/modules/mail/mail-rules';
+import { hashMailboxPassword, verifyMailboxPassword } from '../../server/src/modules/mail/mailbox-password';
+import { dkimSelector, dkimTags, generateDkimKey } from '../../server/src/modules/mail/dkim';
+import { checkRecords, mailRecords, notVerifiedMessage, type DnsLookup } from '../../server/src/modules/mail/dns-records';
 
 const INVALID = 'Please enter a valid domain name (e.g., example.com)';
 

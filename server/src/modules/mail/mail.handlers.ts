@@ -2,9 +2,9 @@
 // account's project: 404), then the mail rules of the service.
 import type { HandlerMap } from '../../platform/http/types';
 import { ownedProject as owned } from '../caller';
-import type { SmtpService } from './smtp.service';
+import type { MailService } from './mail.service';
 
-export function createSmtpHandlers(smtp: SmtpService): HandlerMap {
+export function createMailHandlers(smtp: MailService): HandlerMap {
   return {
     addSmtpDomain: async (req) => {
       await smtp.addDomain(await owned(req), req.body.domain);

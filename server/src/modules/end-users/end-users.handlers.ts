@@ -5,9 +5,9 @@
 import type { HandlerMap } from '../../platform/http/types';
 import { Errors } from '../../platform/errors';
 import { currentEndUser, keyProject, ownedProject } from '../caller';
-import { endUserView, type AuthUsersService } from './auth-users.service';
+import { endUserView, type EndUsersService } from './end-users.service';
 
-export function createAuthUsersHandlers(service: AuthUsersService): HandlerMap {
+export function createEndUsersHandlers(service: EndUsersService): HandlerMap {
   return {
     // ---------------------------------------------------------------- console
     listAuthUsers: async (req) => service.list(await ownedProject(req), req.body?.page ?? 1),

@@ -3,7 +3,7 @@
 // (addresses, password hashes, quotas). The messages live on the mail host, not here.
 import type { Deps } from '../../platform/deps';
 import { LifecycleError, requireUuid, type ArchiveRow, type ProjectLifecycle } from '../projects';
-import { smtpArchiveRows as rows } from './smtp.repository';
+import { smtpArchiveRows as rows } from './mail.repository';
 
 const TABLES = {
   smtp_domains: {

@@ -1,12 +1,12 @@
-// The smtp module's face: what other modules and app.ts may use. Everything else in this folder
+// The mail module's face: what other modules and app.ts may use. Everything else in this folder
 // is the module's own (npm run lint:deps fails on an import of it from outside).
 // Hosted mail: a project's mail domain and mailboxes.
-export { smtpPlugin } from './smtp.module';
-export type { SmtpService } from './smtp.service';
-export type { MailAccountRow, SmtpDomainRow } from './smtp.tables';
-// Which mailer a project's end-user mails go out through (auth-users).
+export { mailPlugin } from './mail.module';
+export type { MailService } from './mail.service';
+export type { MailAccountRow, SmtpDomainRow } from './mail.tables';
+// Which mailer a project's end-user mails go out through (end-users).
 export { projectMailers, type ProjectMailers } from './project-mailer';
 // A mail domain's normal form (domains checks a custom domain against it).
 export { normalizeDomain } from './mail-rules';
 // Its lifecycle section, for an archive made without a running platform (cli/project.ts).
-export { smtpLifecycle } from './smtp.lifecycle';
+export { smtpLifecycle } from './mail.lifecycle';

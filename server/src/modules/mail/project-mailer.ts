@@ -10,7 +10,7 @@
 // From its app announces) and hide a broken mail host; a visible failure gets it fixed.
 import type { Deps } from '../../platform/deps';
 import { smtpTransport, type Mailer, type MailMessage } from '../../platform/mailer';
-import { SmtpRepository } from './smtp.repository';
+import { MailRepository } from './mail.repository';
 
 export interface ProjectMailers {
   /** The mailer for this project's end-user mails. */
@@ -58,7 +58,7 @@ export function createProjectMailers(o: ProjectMailersOptions): ProjectMailers {
 
 /** End-user mails from the project's verified domain when MAIL_PROJECT_SMTP_URL is set, else from the platform. */
 export function projectMailers(deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log'>) {
-  const smtp = new SmtpRepository(deps.db);
+  const smtp = new MailRepository(deps.db);
   const url = deps.config.mailProjectSmtpUrl;
   return createProjectMailers({
     platform: deps.mailer,
