@@ -16,11 +16,11 @@ import { S3ObjectStore } from '../platform/object-store/object-store.s3';
 import type { ObjectStore } from '../platform/object-store/object-store';
 import { BackupError, backupDeps, exportProject, importProject } from '../modules/backup';
 import { ProjectLifecycles, projectsLifecycle } from '../modules/projects';
-import { authUsersLifecycle } from '../modules/end-users';
+import { endUsersLifecycle } from '../modules/end-users';
 import { storageLifecycle } from '../modules/storage';
 import { hostingLifecycle } from '../modules/hosting';
 import { domainsLifecycle } from '../modules/domains';
-import { smtpLifecycle } from '../modules/mail';
+import { mailLifecycle } from '../modules/mail';
 import { databaseLifecycle } from '../modules/database';
 
 const USAGE = `usage:
@@ -49,11 +49,11 @@ export function cliLifecycles(deps: Pick<Deps, 'config' | 'database' | 'db' | 's
   const lifecycles = new ProjectLifecycles();
   for (const section of [
     projectsLifecycle(deps),
-    authUsersLifecycle(),
+    endUsersLifecycle(),
     storageLifecycle(deps),
     hostingLifecycle(deps),
     domainsLifecycle(deps),
-    smtpLifecycle(deps),
+    mailLifecycle(deps),
     databaseLifecycle(deps),
   ])
     lifecycles.register(section);

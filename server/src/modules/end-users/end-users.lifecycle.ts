@@ -20,7 +20,7 @@ const TABLES = {
   end_user_devices: { carried: [], leftOut: "remembered devices are this platform's sign-in throttling state" },
 } as const;
 
-export function authUsersLifecycle(): ProjectLifecycle {
+export function endUsersLifecycle(): ProjectLifecycle {
   return {
     name: 'auth-users',
     after: ['projects'],

@@ -11,7 +11,7 @@ import { EndUsersRepository } from './end-users.repository';
 import { EndUsersService } from './end-users.service';
 import { createEndUsersHandlers } from './end-users.handlers';
 import { createEndUserTokens } from './end-user-tokens';
-import { authUsersLifecycle } from './end-users.lifecycle';
+import { endUsersLifecycle } from './end-users.lifecycle';
 import { projectMailers } from '../mail';
 import { planLimitGuard, usageRegistry } from '../plans';
 import { signInRecorder } from '../usage';
@@ -47,7 +47,7 @@ export const endUsersPlugin = fp(
   async (app: FastifyInstance) => {
     const authUsers = createEndUsersModule(app.deps);
     app.decorate('endUsers', authUsers.service);
-    app.projects.lifecycles.register(authUsersLifecycle());
+    app.projects.lifecycles.register(endUsersLifecycle());
     app.contractParts.add('end-users', authUsers);
   },
   { name: 'hostbase-end-users', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },

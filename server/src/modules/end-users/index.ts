@@ -7,4 +7,4 @@ export type { AuthSettingsRow, EndUserRow } from './end-users.tables';
 // Its expired tokens' clean-up, run by housekeeping.ts.
 export { endUserTokenSweeps } from './end-users.repository';
 // Its lifecycle section, for an archive made without a running platform (cli/project.ts).
-export { authUsersLifecycle } from './end-users.lifecycle';
+export { endUsersLifecycle } from './end-users.lifecycle';

@@ -9,4 +9,4 @@ export { projectMailers, type ProjectMailers } from './project-mailer';
 // A mail domain's normal form (domains checks a custom domain against it).
 export { normalizeDomain } from './mail-rules';
 // Its lifecycle section, for an archive made without a running platform (cli/project.ts).
-export { smtpLifecycle } from './mail.lifecycle';
+export { mailLifecycle } from './mail.lifecycle';

@@ -16,7 +16,7 @@ const TABLES = {
   },
 } as const;
 
-export function smtpLifecycle(deps: Pick<Deps, 'secrets'>): ProjectLifecycle {
+export function mailLifecycle(deps: Pick<Deps, 'secrets'>): ProjectLifecycle {
   return {
     name: 'smtp',
     after: ['projects'],

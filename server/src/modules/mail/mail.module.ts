@@ -11,7 +11,7 @@ import { createDnsLookup, type DnsLookup } from './dns-records';
 import { MailRepository } from './mail.repository';
 import { MailService } from './mail.service';
 import { createMailHandlers } from './mail.handlers';
-import { smtpLifecycle } from './mail.lifecycle';
+import { mailLifecycle } from './mail.lifecycle';
 
 export function createMailModule(deps: Deps, options: { dns?: DnsLookup } = {}) {
   const { mailDkimDir, mailDkimPidFile } = deps.config;
@@ -41,7 +41,7 @@ export const mailPlugin = fp(
   async (app: FastifyInstance) => {
     const smtp = createMailModule(app.deps);
     app.decorate('mail', smtp.service);
-    app.projects.lifecycles.register(smtpLifecycle(app.deps));
+    app.projects.lifecycles.register(mailLifecycle(app.deps));
     app.contractParts.add('mail', smtp);
   },
   { name: 'hostbase-mail', dependencies: ['hostbase-contract-parts', 'hostbase-projects'], decorators: { fastify: ['deps'] } },
