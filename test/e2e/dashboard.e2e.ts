@@ -50,10 +50,10 @@ maybe('dashboard journey', () => {
     await page.goto('/dashboard');
     const stats = page.getByRole('list', { name: 'Account usage' });
     await stats.waitFor();
-    await stats.getByRole('listitem').filter({ hasText: 'Storage Used' }).getByText('3.00 KB').waitFor();
+    await stats.getByRole('listitem').filter({ hasText: 'Storage Used' }).getByText('3.00 KiB').waitFor();
     await stats.getByRole('listitem').filter({ hasText: 'Active Users' }).getByText('2', { exact: true }).waitFor();
     await page.getByText('Hobby plan').waitFor();
-    await page.getByText('3.00 KB of 5.00 GB').waitFor();
+    await page.getByText('3.00 KiB of 5.00 GiB').waitFor();
     // The calls reach the chart once the server has flushed its counts (every few seconds):
     // 5 listings + 1 upload + 2 sign-ups with the keys, and the console's reads naming the project.
     const chartTitle = async () => (await page.locator('svg.usage-chart-svg > title').first().textContent()) ?? '';

@@ -2,7 +2,7 @@
 // the mail servers are not attached): add a domain, see its DNS records with copy buttons and the
 // 48-hour note, verify it against a local authoritative DNS server (dns2, DNS_SERVERS pointing at
 // it) first without and then with its records, add a mailbox and see it listed, active, with its
-// quota in MB. Screenshots go to artifacts/e2e/email/.
+// quota (5 GiB). Screenshots go to artifacts/e2e/email/.
 import { chromiumInstalled, openBrowser, type Browser } from './helpers/browser';
 import { createProject, signUp } from './helpers/console';
 import { startServer, type RunningServer } from './helpers/server';
@@ -79,7 +79,7 @@ maybe('email journey', () => {
     await b.shot('verified');
   });
 
-  test('adds a mailbox and sees it listed, active, with its quota in MB', async () => {
+  test('adds a mailbox and sees it listed, active, with its quota (5 GiB)', async () => {
     const { page } = b;
     const form = page.locator('form.add-mailbox');
     const create = form.getByRole('button', { name: 'Create Account' });
@@ -90,7 +90,7 @@ maybe('email journey', () => {
     const item = page.locator('li.mailbox', { hasText: `alice@${DOMAIN}` });
     await item.waitFor();
     await item.getByText('active', { exact: true }).waitFor();
-    await item.getByText('Quota 5120 MB').waitFor();
+    await item.getByText('Quota 5.00 GiB').waitFor();
     await b.shot('mailbox');
   });
 });
