@@ -44,7 +44,7 @@ if (build && (!fs.existsSync(bin('tsc')) || !fs.existsSync(bin('vite')))) {
 }
 if (build && stale('dist/.stamp', 'dist/server/src/server.js', ['server/src', 'shared', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])) {
   console.log('hostbase: building the server…');
-  run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+  run(process.execPath, [path.join(root, 'scripts/build-server.mjs')]);
   fs.writeFileSync(path.join(root, 'dist/.stamp'), new Date().toISOString());
 }
 if (build && stale('web/dist/.stamp', 'web/dist/index.html', ['web/src', 'shared', 'web/index.html', 'web/vite.config.mts', 'web/public', 'openapi.yaml', 'docs'])) {
