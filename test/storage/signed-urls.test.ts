@@ -141,6 +141,7 @@ describe('createSignedUrl', () => {
     expect((await get(daveUrl)).statusCode).toBe(200);
     // A password change (reset) moves the user's token version: their sessions and URLs end.
     await t.database.query('UPDATE end_users SET token_version = token_version + 1 WHERE id = $1', [dave.id]);
+    await t.app.deps.lookups.barrier(); // a write from outside the platform: wait until it is heard
     expect((await get(daveUrl)).statusCode).toBe(404);
   });
 
